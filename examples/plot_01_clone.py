@@ -1,0 +1,68 @@
+"""What ``clone()`` does
+=====================
+
+``y = x.clone()`` makes a copy of the data that stays part of the computation: it has its
+own memory, yet gradients that reach ``y`` travel on to ``x``. Reach for it when a
+computation needs its own copy, for instance to change the copy in place without touching
+``x``, or to feed the same values to two heads of a network.
+
+We check the four questions one at a time, then let :func:`tcdoc.compare` measure them all.
+"""
+
+# %%
+# A leaf tensor that requires gradients, and its clone.
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(2, 3, requires_grad=True)
+y = x.clone()
+y
+
+# %%
+# 1. Is ``y`` a new Python object? ``is`` compares identity.
+y is x
+
+# %%
+# 2. Does ``y`` have metadata of its own? It is not a leaf: it was made by an operation that
+# autograd recorded, and ``grad_fn`` names that operation.
+y.requires_grad, y.is_leaf, y.grad_fn
+
+# %%
+# 3. Does ``y`` have its own memory? Compare the addresses of the two storages.
+y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+
+# %%
+# Because the memory is separate, changing ``y`` in place leaves ``x`` as it was.
+with torch.no_grad():
+    y[0, 0] = 100.0
+x[0, 0].item(), y[0, 0].item()
+
+# %%
+# 4. Is the autograd history kept? Back-propagate through ``y`` and look at ``x.grad``:
+# the gradient of ``(3 * y).sum()`` reached ``x``.
+(3 * y).sum().backward()
+x.grad
+
+# %%
+# All four at once
+# ----------------
+# :func:`tcdoc.compare` measures the same properties, and a few more, without changing
+# either tensor.
+import tcdoc
+
+x = torch.randn(2, 3, requires_grad=True)
+tcdoc.compare(x, x.clone())
+
+# %%
+# Copying without the history
+# ---------------------------
+# To copy the values but not the graph, detach first: ``x.detach().clone()`` has its own
+# memory and no ``grad_fn``.
+tcdoc.compare(x, x.detach().clone())
+
+# %%
+# These values were measured with:
+tcdoc.environment()
+
+# %%
+# Next: :doc:`plot_02_detach` shares memory instead of copying it.

@@ -1,0 +1,72 @@
+"""What ``copy.deepcopy`` does
+===========================
+
+:func:`copy.deepcopy` is Python's general "copy this and everything inside it". PyTorch
+tensors support it, with their own rules: the copy gets new memory, a copy of ``.grad`` and
+of any Python attributes, and becomes a new leaf with no history. It is how you copy a whole
+model, but on a single tensor it refuses tensors that are not leaves.
+"""
+
+# %%
+# A leaf that requires gradients, with a gradient and a Python attribute of its own.
+import copy
+
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(2, 3, requires_grad=True)
+x.grad = torch.ones(2, 3)
+x.note = "a Python attribute"
+y = copy.deepcopy(x)
+y
+
+# %%
+# 1. A new Python object?
+y is x
+
+# %%
+# 2. Its own metadata: ``y`` keeps ``requires_grad`` and is a leaf of its own.
+y.requires_grad, y.is_leaf
+
+# %%
+# ``.grad`` and the Python attribute were copied too, into new objects.
+y.grad is x.grad, torch.equal(y.grad, x.grad), y.note
+
+# %%
+# 3. New memory:
+y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+
+# %%
+# 4. No history back to ``x``: ``y`` is a leaf, so gradients stop at ``y``.
+(2 * y).sum().backward()
+y.grad
+
+# %%
+# ``x.grad`` is still the ones we set: nothing flowed back.
+x.grad
+
+# %%
+# Only leaves
+# -----------
+# A tensor made by an operation is not a leaf, and deepcopy refuses it. We catch the
+# error to show its message.
+z = x * 2
+try:
+    copy.deepcopy(z)
+except RuntimeError as error:
+    print(f"RuntimeError: {error}")
+
+# %%
+# ``z.detach().clone()`` is the copy to make instead.
+import tcdoc
+
+tcdoc.compare(z, z.detach().clone())
+
+# %%
+# All four at once, for the leaf:
+x = torch.randn(2, 3, requires_grad=True)
+tcdoc.compare(x, copy.deepcopy(x))
+
+# %%
+# These values were measured with:
+tcdoc.environment()

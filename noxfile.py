@@ -1,0 +1,84 @@
+"""Every build and check of tcdoc.
+
+Sessions: docs, tests and lint run by default; docs-live is for writing pages.
+PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold):
+for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+nox.needs_version = ">=2025.2.9"
+nox.options.default_venv_backend = "virtualenv"  # uv would not find the local torch wheel
+nox.options.sessions = ["docs", "tests", "lint"]
+nox.options.reuse_venv = "yes"
+
+ROOT = Path(__file__).parent
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+TORCH = os.environ.get("TCDOC_TORCH", "torch==2.13.0")
+DOCS = ROOT / "docs"
+HTML = DOCS / "_build" / "html"
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the site strictly, executing every example, into docs/_build/html."""
+    install(session, "docs")
+    session.run(*sphinx_build(), *session.posargs)
+    session.log(f"Open {HTML / 'index.html'}")
+
+
+@nox.session(name="docs-live", default=False)
+def docs_live(session: nox.Session) -> None:
+    """Serve the site and rebuild it when a page, an example or tcdoc changes."""
+    install(session, "docs-live")
+    session.run(
+        "sphinx-autobuild",
+        *sphinx_build()[1:],
+        "--watch",
+        "examples",
+        "--watch",
+        "tcdoc",
+        # sphinx-gallery writes these during the build: watching them would rebuild forever.
+        "--ignore",
+        "*/auto_examples/*",
+        "--ignore",
+        "*/gen_modules/*",
+        "--ignore",
+        "*/sg_execution_times.rst",
+        *session.posargs,
+    )
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the test suite, doctests of tcdoc included."""
+    install(session, "tests")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Check style with ruff and types with mypy --strict."""
+    install(session, "lint")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("mypy")
+
+
+# -- Helpers ---------------------------------------------------------------------------------
+
+
+def install(session: nox.Session, group: str) -> None:
+    """Install the chosen torch first, so that tcdoc's own ``torch`` requirement is already met."""
+    session.install(TORCH)
+    session.install("-e", ".", *nox.project.dependency_groups(PYPROJECT, group))
+
+
+def sphinx_build() -> list[str]:
+    """Return the strict sphinx-build command: nitpicky, warnings are errors, all reported."""
+    return ["sphinx-build", "-n", "-W", "--keep-going", "-b", "html", str(DOCS), str(HTML)]

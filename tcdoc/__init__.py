@@ -1,0 +1,94 @@
+"""tcdoc: what ``clone()``, ``detach()`` and ``copy.deepcopy`` do to a PyTorch tensor, measured.
+
+>>> import torch, tcdoc
+>>> x = torch.ones(3, requires_grad=True)
+>>> tcdoc.compare(x, x.detach().clone()).shares_storage
+False
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from tcdoc._inspect import QUESTIONS, Comparison, answers, compare, shares_memory
+from tcdoc._probe import (
+    SCHEMA,
+    CellChange,
+    Environment,
+    ErrorInfo,
+    Matrix,
+    ProbeResult,
+    WarningInfo,
+    diff,
+    environment,
+    matrix,
+    probe,
+)
+from tcdoc._registry import (
+    Operation,
+    Scenario,
+    cuda_available,
+    get_operation,
+    get_scenario,
+    operations,
+    scenarios,
+)
+
+# Document and pickle the public objects under the package name, not their private modules.
+for _name in (
+    "Comparison",
+    "CellChange",
+    "Environment",
+    "ErrorInfo",
+    "Matrix",
+    "Operation",
+    "ProbeResult",
+    "Scenario",
+    "WarningInfo",
+    "answers",
+    "compare",
+    "cuda_available",
+    "diff",
+    "environment",
+    "get_operation",
+    "get_scenario",
+    "matrix",
+    "operations",
+    "probe",
+    "scenarios",
+    "shares_memory",
+):
+    globals()[_name].__module__ = __name__
+del _name
+
+try:
+    __version__ = version("tcdoc")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree that is not installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "QUESTIONS",
+    "SCHEMA",
+    "CellChange",
+    "Comparison",
+    "Environment",
+    "ErrorInfo",
+    "Matrix",
+    "Operation",
+    "ProbeResult",
+    "Scenario",
+    "WarningInfo",
+    "__version__",
+    "answers",
+    "compare",
+    "cuda_available",
+    "diff",
+    "environment",
+    "get_operation",
+    "get_scenario",
+    "matrix",
+    "operations",
+    "probe",
+    "scenarios",
+    "shares_memory",
+]

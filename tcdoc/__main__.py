@@ -1,0 +1,5 @@
+"""Allow ``python -m tcdoc``."""
+
+from tcdoc.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Official documentation addresses for PyTorch and Python names, worked out offline.
+
+The build machines have no network, so intersphinx cannot download ``objects.inv``.
+Instead, a name is resolved only if it exists in the installed torch or Python, and its
+address follows the layout of the official sites.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import sys
+
+__all__ = ["PYTHON_DOCS", "TORCH_DOCS", "official_url"]
+
+TORCH_DOCS = "https://docs.pytorch.org/docs/stable/"
+PYTHON_DOCS = "https://docs.python.org/3/"
+
+# PyTorch pages that do not follow the generated/<name>.html layout.
+_TORCH_PAGES = {
+    "torch.Tensor": "tensors.html",
+    "torch.device": "tensor_attributes.html",
+    "torch.dtype": "tensor_attributes.html",
+    "torch.memory_format": "tensor_attributes.html",
+    "torch.channels_last": "tensor_attributes.html",
+    "torch.contiguous_format": "tensor_attributes.html",
+    "torch.autograd": "autograd.html",
+    "torch.autograd.graph": "autograd.html",
+    "torch.func": "func.html",
+    "torch.multiprocessing": "multiprocessing.html",
+    "torch.utils.benchmark": "benchmark_utils.html",
+    "torch.nn.Parameter": "generated/torch.nn.parameter.Parameter.html",
+}
+
+# Python builtins documented on pages other than functions.html.
+_PYTHON_BUILTIN_PAGES = {
+    "str": "library/stdtypes.html",
+    "dict": "library/stdtypes.html",
+    "list": "library/stdtypes.html",
+    "tuple": "library/stdtypes.html",
+    "bytes": "library/stdtypes.html",
+    "None": "library/constants.html",
+    "True": "library/constants.html",
+    "False": "library/constants.html",
+}
+
+
+def official_url(name: str) -> str | None:
+    """Return the official documentation address of a PyTorch or Python name, or ``None``.
+
+    ``None`` means the name does not exist in this torch or Python (or is not theirs).
+
+    >>> official_url("torch.Tensor.clone")
+    'https://docs.pytorch.org/docs/stable/generated/torch.Tensor.clone.html#torch.Tensor.clone'
+    >>> official_url("copy.deepcopy")
+    'https://docs.python.org/3/library/copy.html#copy.deepcopy'
+    >>> official_url("torch.Tensor.no_such_method") is None
+    True
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    root = name.split(".")[0]
+    if root == "torch":
+        return _torch_url(name)
+    if root in sys.stdlib_module_names or hasattr(builtins, root):
+        return _python_url(name)
+    return None
+
+
+def _torch_url(name: str) -> str | None:
+    module, attribute_path = _split(name)
+    if module is None:
+        return None
+    if name.startswith("torch.Tensor."):
+        return f"{TORCH_DOCS}generated/{name}.html#{name}"
+    for prefix in _prefixes(name):
+        if prefix in _TORCH_PAGES:
+            return f"{TORCH_DOCS}{_TORCH_PAGES[prefix]}#{name}"
+    if not attribute_path:
+        return (
+            f"{TORCH_DOCS}{module.removeprefix('torch.').replace('.', '_') or 'torch'}.html#module-{module}"
+        )
+    owner = f"{module}.{attribute_path.split('.')[0]}"
+    return f"{TORCH_DOCS}generated/{owner}.html#{name}"
+
+
+def _python_url(name: str) -> str | None:
+    module, attribute_path = _split(name)
+    if module is None:
+        return None
+    if module == "builtins":
+        if isinstance(getattr(builtins, name.split(".")[0]), type) and issubclass(
+            getattr(builtins, name.split(".")[0]), BaseException
+        ):
+            return f"{PYTHON_DOCS}library/exceptions.html#{name}"
+        page = _PYTHON_BUILTIN_PAGES.get(name.split(".")[0], "library/functions.html")
+        return f"{PYTHON_DOCS}{page}#{name}"
+    anchor = name if attribute_path else f"module-{module}"
+    return f"{PYTHON_DOCS}library/{module}.html#{anchor}"
+
+
+def _split(name: str) -> tuple[str | None, str]:
+    """Split ``name`` into its longest importable module and the attribute path after it.
+
+    Returns ``(None, "")`` if the name does not exist.
+    """
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:cut])
+        try:
+            obj: object = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(obj, attribute):
+                return None, ""
+            obj = getattr(obj, attribute)
+        return module_name, ".".join(parts[cut:])
+    if hasattr(builtins, parts[0]):
+        obj = builtins
+        for attribute in parts:
+            if not hasattr(obj, attribute):
+                return None, ""
+            obj = getattr(obj, attribute)
+        return "builtins", ".".join(parts)
+    return None, ""
+
+
+def _prefixes(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:cut]) for cut in range(len(parts), 0, -1)]

@@ -1,0 +1,155 @@
+"""The ``tcdoc`` command: ask your own torch what each copy method does.
+
+Run ``tcdoc --help`` (or ``python -m tcdoc --help``) for the sub-commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import tcdoc
+from tcdoc._inspect import answers
+
+__all__ = ["main"]
+
+USAGE_ERROR = 2
+
+# Short column titles for the text table; the JSON uses the full field names.
+_COLUMNS = {
+    "new_object": "new obj",
+    "shares_storage": "shares mem",
+    "shares_version_counter": "shares ver",
+    "requires_grad": "req grad",
+    "is_leaf": "leaf",
+    "grad_fn": "grad_fn",
+    "gradient_flows_to_source": "grad to x",
+    "result_type": "type",
+    "new_bytes": "new bytes",
+}
+
+
+class _UsageError(Exception):
+    """A bad argument from the user: reported in one line with exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.run(args)
+        return result
+    except _UsageError as exc:
+        print(f"tcdoc {args.command}: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tcdoc",
+        description="What clone(), detach(), copy.deepcopy and their look-alikes do, asked of this torch.",
+    )
+    parser.add_argument("--version", action="version", version=f"tcdoc {tcdoc.__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    matrix = commands.add_parser("matrix", help="probe operations on scenarios and print the results")
+    matrix.add_argument("--json", action="store_true", help="print JSON (schema 1) instead of a table")
+    matrix.add_argument("--op", action="append", metavar="NAME", help="an operation (repeatable)")
+    matrix.add_argument("--scenario", action="append", metavar="NAME", help="a scenario (repeatable)")
+    matrix.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
+    matrix.set_defaults(run=_matrix)
+
+    explain = commands.add_parser("explain", help="one operation in plain words across the scenarios")
+    explain.add_argument("name", help="an operation name, such as detach_clone")
+    explain.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
+    explain.set_defaults(run=_explain)
+
+    diff = commands.add_parser("diff", help="the cells that differ between two saved matrices")
+    diff.add_argument("old", type=Path, help="a JSON file from 'tcdoc matrix --json'")
+    diff.add_argument("new", type=Path, help="another such file, say from a newer torch")
+    diff.set_defaults(run=_diff)
+    return parser
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    result = _guard(lambda: tcdoc.matrix(args.op, args.scenario, args.device))
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    print(f"# {result.environment}")
+    header = ["operation", "scenario", *_COLUMNS.values()]
+    table = [header]
+    for row in result.rows:
+        if row.properties is None:
+            assert row.error is not None
+            cells = [f"raises {row.error.type}"]
+        else:
+            values = row.properties.as_dict()
+            cells = [_text(values[field]) for field in _COLUMNS]
+        table.append([row.operation, row.scenario, *cells])
+    widths = [max(len(line[i]) for line in table if i < len(line)) for i in range(len(header))]
+    for line in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    op = _guard(lambda: tcdoc.get_operation(args.name))
+    result = _guard(lambda: tcdoc.matrix([op.name], None, args.device))
+    print(f"{op.code}: {op.summary}")
+    print(f"({result.environment})")
+    for row in result.rows:
+        scenario = tcdoc.get_scenario(row.scenario)
+        print(f"\nOn {scenario.name}: {scenario.summary}")
+        if row.error is not None:
+            print(f"  raises {row.error.type}: {row.error.message}")
+        else:
+            assert row.properties is not None
+            for key, words in answers(row.properties).items():
+                print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
+        for warning in row.warnings:
+            print(f"  warns {warning.category}: {warning.message}")
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    old, new = _load(args.old), _load(args.new)
+    changes = tcdoc.diff(old, new)
+    print(f"# old: torch {old.environment.torch} on {old.environment.device}")
+    print(f"# new: torch {new.environment.torch} on {new.environment.device}")
+    if not changes:
+        print("no differences")
+    for change in changes:
+        print(f"{change.operation} / {change.scenario} / {change.field}: {change.old!r} -> {change.new!r}")
+    return 0
+
+
+def _load(path: Path) -> tcdoc.Matrix:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise _UsageError(f"{path} is not valid JSON: {exc}") from exc
+    return _guard(lambda: tcdoc.Matrix.from_json(data), prefix=f"{path}: ")
+
+
+T = TypeVar("T")
+
+
+def _guard(call: Callable[[], T], prefix: str = "") -> T:
+    try:
+        return call()
+    except (TypeError, ValueError) as exc:
+        raise _UsageError(prefix + str(exc)) from exc
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "-" if value is None else str(value)

@@ -1,0 +1,311 @@
+"""Sphinx extension: render facts measured by tcdoc at build time.
+
+Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
+
+- ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
+- ``tcdoc-matrix``: every operation on every scenario, one table per operation;
+- ``tcdoc-scenarios``: the registered scenarios;
+- ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
+- ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
+  ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
+- ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
+- links from ``torch.*`` and standard-library names to their official documentation, resolved
+  offline (see :func:`tcdoc._links.official_url`).
+
+Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import os
+import shlex
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util.docutils import SphinxDirective, SphinxRole
+
+import tcdoc
+from tcdoc._inspect import QUESTIONS, answers
+from tcdoc._links import official_url
+from tcdoc.cli import main
+
+__all__ = ["setup"]
+
+# The matrix columns, with short headings; every Comparison field appears here.
+MATRIX_COLUMNS = {
+    "new_object": "new object",
+    "shares_storage": "shares memory",
+    "shares_version_counter": "shares version counter",
+    "requires_grad": "requires_grad",
+    "is_leaf": "is_leaf",
+    "grad_fn": "grad_fn",
+    "gradient_flows_to_source": "gradient reaches x",
+    "result_type": "type",
+    "copies_grad": "copies .grad",
+    "copies_attributes": "copies attributes",
+    "same_strides": "same strides",
+    "same_device": "same device",
+    "new_bytes": "new bytes",
+}
+
+
+@functools.cache
+def build_matrix(device: str) -> tcdoc.Matrix:
+    """Probe everything once per process; every directive and role reads this one matrix."""
+    return tcdoc.matrix(device=device)
+
+
+def _matrix(env: BuildEnvironment) -> tcdoc.Matrix:
+    return build_matrix(env.config.tcdoc_device)
+
+
+def _stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
+    text = f"Measured at build time with {matrix.environment}."
+    return nodes.paragraph(text, text, classes=["tcdoc-stamp"])
+
+
+def _cell(value: object) -> nodes.entry:
+    entry = nodes.entry()
+    if isinstance(value, bool):
+        entry += nodes.paragraph(text="yes" if value else "no")
+        entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
+    elif isinstance(value, nodes.paragraph):
+        entry += value
+    elif isinstance(value, nodes.Node):
+        paragraph = nodes.paragraph()
+        paragraph += value
+        entry += paragraph
+    else:
+        entry += nodes.paragraph(text="–" if value is None else str(value))
+    return entry
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]], classes: list[str]) -> nodes.table:
+    table = nodes.table(classes=["tcdoc-table", *classes])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    group.extend(nodes.colspec(colwidth=1) for _ in header)
+    head = nodes.thead()
+    head += _row(header)
+    body = nodes.tbody()
+    body.extend(_row(row) for row in rows)
+    group += [head, body]
+    return table
+
+
+def _row(cells: Sequence[object]) -> nodes.row:
+    row = nodes.row()
+    row.extend(_cell(cell) for cell in cells)
+    return row
+
+
+def _code_link(env: BuildEnvironment, op: tcdoc.Operation) -> nodes.Node:
+    """Show the operation's code, linked to its page in ``tcdoc_operation_docs`` if it has one."""
+    code = nodes.literal(op.code, op.code)
+    docname = env.config.tcdoc_operation_docs.get(op.name)
+    if docname is None:
+        return code
+    ref = pending_xref(
+        "", refdomain="std", reftype="doc", reftarget="/" + docname, refexplicit=True, refdoc=env.docname
+    )
+    ref += code
+    return ref
+
+
+def _names(argument: str | None) -> list[str]:
+    return (argument or "").split()
+
+
+class SummaryDirective(SphinxDirective):
+    """Answer the four questions for some operations on one scenario."""
+
+    option_spec: ClassVar[dict[str, Any]] = {
+        "operations": directives.unchanged_required,
+        "scenario": directives.unchanged_required,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        matrix = _matrix(self.env)
+        scenario = tcdoc.get_scenario(self.options.get("scenario", "leaf_requires_grad"))
+        names = _names(self.options.get("operations")) or ["clone", "detach", "deepcopy", "detach_clone"]
+        rows: list[list[object]] = []
+        for name in names:
+            op = tcdoc.get_operation(name)
+            result = matrix.get(op.name, scenario.name)
+            if result.properties is None:
+                assert result.error is not None
+                raised = f"raises {result.error.type}"
+                rows.append([_code_link(self.env, op), raised, raised, raised, raised])
+            else:
+                rows.append([_code_link(self.env, op), *answers(result.properties).values()])
+        caption = f"Source x: {scenario.summary}"
+        table = _table(["y =", *QUESTIONS.values()], rows, ["tcdoc-summary"])
+        return [nodes.paragraph(caption, caption), table, _stamp(matrix)]
+
+
+class MatrixDirective(SphinxDirective):
+    """Every operation on every scenario with every property, one table per operation."""
+
+    option_spec: ClassVar[dict[str, Any]] = {
+        "operations": directives.unchanged,
+        "scenarios": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        matrix = _matrix(self.env)
+        op_names = _names(self.options.get("operations")) or [op.name for op in tcdoc.operations()]
+        scenario_names = _names(self.options.get("scenarios")) or [s.name for s in tcdoc.scenarios()]
+        output: list[nodes.Node] = [_stamp(matrix)]
+        for name in op_names:
+            op = tcdoc.get_operation(name)
+            node_id = f"matrix-{op.name}"
+            section = nodes.section(ids=[node_id])
+            title = nodes.title()
+            title += nodes.literal(op.code, op.code)
+            section += title
+            section += nodes.paragraph(op.summary, op.summary)
+            docname = self.env.config.tcdoc_operation_docs.get(op.name)
+            if docname is not None:
+                see = nodes.paragraph("See ", "See ")
+                see += _code_link(self.env, op)
+                see += nodes.Text(" for the example that shows it.")
+                section += see
+            section += self._table([matrix.get(op.name, s) for s in scenario_names])
+            output.append(section)
+            domain = self.env.domains.standard_domain
+            domain.note_hyperlink_target(node_id, self.env.docname, node_id, op.code)
+        return output
+
+    def _table(self, results: list[tcdoc.ProbeResult]) -> nodes.table:
+        rows: list[list[object]] = []
+        for result in results:
+            notes = [f"warns {w.category}: {w.message}" for w in result.warnings]
+            if result.properties is None:
+                assert result.error is not None
+                raised = nodes.paragraph(text=f"raises {result.error.type}: {result.error.message}")
+                rows.append([result.scenario, raised, *[""] * (len(MATRIX_COLUMNS) - 1), "; ".join(notes)])
+            else:
+                values = result.properties.as_dict()
+                rows.append([result.scenario, *(values[key] for key in MATRIX_COLUMNS), "; ".join(notes)])
+        return _table(["scenario", *MATRIX_COLUMNS.values(), "warnings"], rows, ["tcdoc-matrix"])
+
+
+class ScenariosDirective(SphinxDirective):
+    """List the registered scenarios with their summaries."""
+
+    def run(self) -> list[nodes.Node]:
+        items = nodes.bullet_list()
+        for scenario in tcdoc.scenarios():
+            paragraph = nodes.paragraph()
+            paragraph += nodes.literal(scenario.name, scenario.name)
+            paragraph += nodes.Text(f": {scenario.summary}")
+            items += nodes.list_item("", paragraph)
+        return [items]
+
+
+class CommandDirective(SphinxDirective):
+    """Run ``tcdoc ARGS`` in the build and show what it printed and its exit status."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        argv = shlex.split(self.arguments[0])
+        status, output = run_command(argv)
+        text = f"$ tcdoc {shlex.join(argv)}\n{output.rstrip()}"
+        if status:
+            text += f"\n[exit status {status}]"
+        block = nodes.literal_block(text, text, language="console")
+        return [block]
+
+
+def run_command(argv: Sequence[str]) -> tuple[int, str]:
+    """Run the ``tcdoc`` command in this process; return its exit status and output."""
+    buffer = io.StringIO()
+    columns = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "100"  # argparse wraps help text to this width
+    try:
+        with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+            try:
+                status = main(argv)
+            except SystemExit as exc:  # --help and argparse's own errors exit
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        if columns is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = columns
+    return status, buffer.getvalue()
+
+
+class FactRole(SphinxRole):
+    """``{tcdoc-fact}`op/scenario/field``: one measured value, shown as code."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        parts = self.text.split("/")
+        if len(parts) != 3:
+            msg = self.inliner.reporter.error(f"tcdoc-fact wants op/scenario/field, got {self.text!r}")
+            return [], [msg]
+        operation, scenario, field = parts
+        try:
+            result = _matrix(self.env).get(tcdoc.get_operation(operation).name, scenario)
+        except (KeyError, ValueError) as exc:
+            return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: {exc}")]
+        if field == "error":
+            value: object = None if result.error is None else f"{result.error.type}: {result.error.message}"
+        elif field == "error.type":
+            value = None if result.error is None else result.error.type
+        elif field == "warning":
+            value = "; ".join(f"{w.category}: {w.message}" for w in result.warnings) or None
+        elif result.properties is not None and field in result.properties.as_dict():
+            value = result.properties.as_dict()[field]
+        else:
+            return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: no field {field!r}")]
+        return [nodes.literal(str(value), str(value), classes=["tcdoc-fact"])], []
+
+
+class EnvRole(SphinxRole):
+    """``{tcdoc-env}`torch``: a field of the build's :class:`tcdoc.Environment`."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        environment = _matrix(self.env).environment
+        if self.text not in ("torch", "device", "device_name", "python"):
+            return [], [self.inliner.reporter.error(f"tcdoc-env: unknown field {self.text!r}")]
+        value = str(getattr(environment, self.text))
+        return [nodes.literal(value, value, classes=["tcdoc-env"])], []
+
+
+def resolve_official(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
+) -> nodes.reference | None:
+    """Link ``torch.*`` and Python names to their official pages (``missing-reference`` handler)."""
+    if node.get("refdomain") != "py":
+        return None
+    url = official_url(node["reftarget"])
+    if url is None:
+        return None
+    reference = nodes.reference("", "", internal=False, refuri=url, reftitle=node["reftarget"])
+    reference += contnode
+    return reference
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the directives, roles, offline links and settings."""
+    app.add_config_value("tcdoc_device", "cpu", "env", types=[str])
+    app.add_config_value("tcdoc_operation_docs", {}, "env", types=[dict])
+    app.add_directive("tcdoc-summary", SummaryDirective)
+    app.add_directive("tcdoc-matrix", MatrixDirective)
+    app.add_directive("tcdoc-scenarios", ScenariosDirective)
+    app.add_directive("tcdoc-command", CommandDirective)
+    app.add_role("tcdoc-fact", FactRole())
+    app.add_role("tcdoc-env", EnvRole())
+    app.connect("missing-reference", resolve_official)
+    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

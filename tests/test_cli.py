@@ -1,0 +1,123 @@
+"""The tcdoc command: output, JSON, and a clear message with exit status 2 for each bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from tcdoc.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:  # argparse's own usage errors
+        status = int(exc.code)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_matrix_table_names_the_torch_version(capsys):
+    status, out, _ = run(capsys, "matrix", "--op", "clone", "--scenario", "no_grad")
+    assert status == 0
+    assert torch.__version__ in out.splitlines()[0]
+    assert "clone" in out.splitlines()[-1]
+
+
+def test_matrix_json_follows_schema_1(capsys):
+    status, out, _ = run(capsys, "matrix", "--json", "--op", "deepcopy", "--scenario", "non_leaf")
+    data = json.loads(out)
+    assert status == 0
+    assert data["schema"] == 1
+    assert data["torch"] == torch.__version__
+    assert data["device"] == "cpu"
+    (row,) = data["rows"]
+    assert row["properties"] is None
+    assert row["error"]["type"] == "RuntimeError"
+
+
+def test_explain_answers_the_four_questions(capsys):
+    status, out, _ = run(capsys, "explain", "detach")
+    assert status == 0
+    assert out.startswith("x.detach():")
+    assert "no: shares the storage of x" in out
+    assert out.count("New Python object?") == len(__import__("tcdoc").scenarios())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["matrix", "--op", "deep_copy"], "unknown operation 'deep_copy'; choose from: clone"),
+        (["matrix", "--scenario", "leaf"], "unknown scenario 'leaf'; choose from: leaf_requires_grad"),
+        (["explain", "deep_copy"], "unknown operation 'deep_copy'; choose from: clone"),
+    ],
+)
+def test_unknown_names_list_the_valid_ones(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert message in err
+    assert out == ""
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message shown without CUDA")
+def test_cuda_device_without_cuda(capsys):
+    status, _, err = run(capsys, "matrix", "--device", "cuda")
+    assert status == 2
+    assert "no CUDA device" in err
+
+
+def test_diff_of_identical_files(capsys, tmp_path):
+    _, out, _ = run(capsys, "matrix", "--json", "--op", "clone")
+    (tmp_path / "a.json").write_text(out)
+    status, out, _ = run(capsys, "diff", str(tmp_path / "a.json"), str(tmp_path / "a.json"))
+    assert status == 0
+    assert "no differences" in out
+
+
+def test_diff_reports_a_changed_cell(capsys, tmp_path):
+    _, out, _ = run(capsys, "matrix", "--json", "--op", "clone", "--scenario", "no_grad")
+    data = json.loads(out)
+    (tmp_path / "old.json").write_text(out)
+    data["torch"] = "9.9.9"
+    data["rows"][0]["properties"]["shares_storage"] = True
+    (tmp_path / "new.json").write_text(json.dumps(data))
+    status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    assert status == 0
+    assert "clone / no_grad / shares_storage: False -> True" in out
+    assert "torch 9.9.9" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "is not valid JSON"),
+        ('{"schema": 7, "rows": []}', "unsupported matrix schema 7; expected 1"),
+        ('{"schema": 1, "rows": [{"operation": "clone"}]}', "malformed matrix row"),
+        ("[1, 2]", "a matrix must be a JSON object, got list"),
+    ],
+)
+def test_diff_rejects_bad_files_without_a_traceback(capsys, tmp_path, content, message):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    status, _, err = run(capsys, "diff", str(bad), str(bad))
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_diff_of_a_missing_file(capsys, tmp_path):
+    status, _, err = run(capsys, "diff", str(tmp_path / "nope.json"), str(tmp_path / "nope.json"))
+    assert status == 2
+    assert "cannot read" in err
+
+
+def test_python_dash_m_runs_the_same_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "tcdoc", "explain", "nope"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert "unknown operation 'nope'" in done.stderr

@@ -1,0 +1,228 @@
+"""tcdoc.compare: the four properties, measured; inputs checked; tensors left alone."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tcdoc
+
+
+def leaf() -> torch.Tensor:
+    return torch.arange(6.0).reshape(2, 3).requires_grad_()
+
+
+def non_leaf() -> torch.Tensor:
+    return leaf() * 2
+
+
+def no_grad() -> torch.Tensor:
+    return torch.arange(6.0).reshape(2, 3)
+
+
+# -- The three methods on three kinds of tensor ------------------------------------------
+
+
+@pytest.mark.parametrize("make", [leaf, non_leaf, no_grad])
+def test_clone_is_a_new_tensor_with_new_memory_that_keeps_history(make):
+    x = make()
+    report = tcdoc.compare(x, x.clone())
+    assert report.new_object
+    assert not report.shares_storage
+    assert report.new_bytes == x.untyped_storage().nbytes()
+    assert report.requires_grad == x.requires_grad
+    if x.requires_grad:
+        assert report.grad_fn is not None
+        assert report.grad_fn.startswith("CloneBackward")
+        assert not report.is_leaf
+        assert report.gradient_flows_to_source
+    else:
+        assert report.grad_fn is None
+        assert not report.gradient_flows_to_source
+
+
+@pytest.mark.parametrize("make", [leaf, non_leaf, no_grad])
+def test_detach_shares_memory_and_cuts_history(make):
+    x = make()
+    report = tcdoc.compare(x, x.detach())
+    assert report.new_object
+    assert report.shares_storage
+    assert report.shares_version_counter
+    assert report.new_bytes == 0
+    assert not report.requires_grad
+    assert report.is_leaf
+    assert report.grad_fn is None
+    assert not report.gradient_flows_to_source
+
+
+@pytest.mark.parametrize("make", [leaf, no_grad])
+def test_deepcopy_of_a_leaf_is_a_new_leaf_with_new_memory(make):
+    x = make()
+    report = tcdoc.compare(x, copy.deepcopy(x))
+    assert report.new_object
+    assert not report.shares_storage
+    assert not report.shares_version_counter
+    assert report.requires_grad == x.requires_grad
+    assert report.is_leaf
+    assert report.grad_fn is None
+    assert not report.gradient_flows_to_source
+
+
+def test_deepcopy_of_a_non_leaf_raises():
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(non_leaf())
+
+
+def test_deepcopy_copies_grad_and_attributes():
+    x = leaf()
+    x.grad = torch.ones(2, 3)
+    x.note = "kept"
+    report = tcdoc.compare(x, copy.deepcopy(x))
+    assert report.copies_grad
+    assert report.copies_attributes
+    clone_report = tcdoc.compare(x, x.clone())
+    assert not clone_report.copies_grad
+    assert not clone_report.copies_attributes
+
+
+def test_same_object_is_reported_as_such():
+    x = leaf()
+    report = tcdoc.compare(x, x)
+    assert not report.new_object
+    assert report.shares_storage
+    assert report.shares_version_counter
+    assert report.gradient_flows_to_source
+
+
+def test_gradient_through_a_longer_graph_is_found():
+    x = leaf()
+    y = ((x * 2).sin() + 1).clone()
+    assert tcdoc.compare(x, y).gradient_flows_to_source
+    assert not tcdoc.compare(leaf(), y).gradient_flows_to_source
+
+
+def test_view_with_offset_shares_storage_but_interleaved_slices_do_not():
+    base = torch.arange(12.0)
+    assert tcdoc.compare(base, base[5:]).shares_storage
+    assert not tcdoc.shares_memory(base[0::2], base[1::2])
+    assert tcdoc.shares_memory(base[0::2], base[2::4])
+    assert not tcdoc.shares_memory(base[:6], base[6:])
+
+
+def test_parameter_type_is_reported():
+    p = torch.nn.Parameter(torch.ones(2))
+    assert tcdoc.compare(p, copy.deepcopy(p)).result_type == "Parameter"
+    assert tcdoc.compare(p, p.detach()).result_type == "Tensor"
+
+
+# -- Bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "result", "message"),
+    [
+        ([1.0], torch.ones(1), "source must be a torch.Tensor, got list"),
+        (torch.ones(1), 3.0, "result must be a torch.Tensor, got float"),
+        (None, torch.ones(1), "source must be a torch.Tensor, got NoneType"),
+    ],
+)
+def test_non_tensor_arguments_get_a_type_error_naming_them(source, result, message):
+    with pytest.raises(TypeError, match=message):
+        tcdoc.compare(source, result)
+
+
+def test_answers_rejects_what_is_not_a_comparison():
+    with pytest.raises(TypeError, match="report must be a Comparison, got dict"):
+        tcdoc.answers({})
+
+
+# -- compare never changes its arguments -----------------------------------------------------
+
+
+def snapshot(t: torch.Tensor) -> tuple[object, ...]:
+    grad = t.grad.clone() if t.is_leaf and t.grad is not None else None
+    return t.detach().clone(), grad, t.requires_grad, t._version, t.grad_fn
+
+
+def assert_unchanged(t: torch.Tensor, before: tuple[object, ...]) -> None:
+    data, grad, requires_grad, version, grad_fn = before
+    assert torch.equal(t.detach(), data)
+    if grad is None:
+        assert not t.is_leaf or t.grad is None
+    else:
+        assert torch.equal(t.grad, grad)
+    assert t.requires_grad == requires_grad
+    assert t._version == version
+    assert t.grad_fn is grad_fn
+
+
+@pytest.mark.parametrize("operation", [lambda x: x.clone(), lambda x: x.detach(), lambda x: x.view(-1)])
+def test_compare_leaves_both_tensors_untouched(operation):
+    x = leaf()
+    x.grad = torch.full((2, 3), 0.25)
+    y = operation(x)
+    before_x, before_y = snapshot(x), snapshot(y)
+    tcdoc.compare(x, y)
+    assert_unchanged(x, before_x)
+    assert_unchanged(y, before_y)
+
+
+# -- Generated tensors: compare agrees with what the tensors do -------------------------------
+
+DTYPES = [torch.float32, torch.float64, torch.int64, torch.int8, torch.bool]
+
+
+@st.composite
+def strided_tensors(draw):
+    """A tensor of random shape and dtype, maybe a stepped, offset, transposed view of a larger one."""
+    shape = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
+    dtype = draw(st.sampled_from(DTYPES))
+    steps = draw(st.lists(st.integers(1, 3), min_size=len(shape), max_size=len(shape)))
+    offset = draw(st.integers(0, 2))
+    big = torch.zeros([offset + n * s for n, s in zip(shape, steps, strict=True)], dtype=dtype)
+    view = big[tuple(slice(offset, None, s) for s in steps)][tuple(slice(0, n) for n in shape)]
+    if len(shape) > 1 and draw(st.booleans()):
+        view = view.transpose(0, -1)
+    return view
+
+
+@settings(max_examples=60, deadline=None)
+@given(strided_tensors())
+def test_generated_views_detach_and_clone(x):
+    detached = tcdoc.compare(x, x.detach())
+    assert detached.shares_storage
+    assert detached.same_strides
+    assert detached.new_bytes == 0
+    cloned = tcdoc.compare(x, x.clone())
+    assert not cloned.shares_storage
+    assert cloned.new_bytes == x.numel() * x.element_size()
+    assert cloned.same_strides == (x.clone().stride() == x.stride())
+
+
+@settings(max_examples=60, deadline=None)
+@given(strided_tensors(), strided_tensors())
+def test_shares_memory_agrees_with_writing_through_one_tensor(a, b):
+    # Lay both layouts over one buffer, then fill one and look for the change in the other.
+    first_offset, second_offset = a.storage_offset() % 8, b.storage_offset() % 8 + 3
+    needed = max(_extent(a) + first_offset, _extent(b) + second_offset)
+    base = torch.zeros(needed, dtype=torch.float32)
+    first = base.as_strided(a.shape, a.stride(), first_offset)
+    second = base.as_strided(b.shape, b.stride(), second_offset)
+    expected_overlap = _written_overlap(base, first, second)
+    before = base.clone()
+    assert tcdoc.shares_memory(first, second) == expected_overlap
+    assert torch.equal(base, before)
+
+
+def _extent(t: torch.Tensor) -> int:
+    return 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride(), strict=True))
+
+
+def _written_overlap(base: torch.Tensor, first: torch.Tensor, second: torch.Tensor) -> bool:
+    scratch = torch.zeros_like(base)
+    scratch.as_strided(first.shape, first.stride(), first.storage_offset()).fill_(1)
+    return bool(scratch.as_strided(second.shape, second.stride(), second.storage_offset()).any())
