@@ -94,7 +94,8 @@ def _matrix(args: argparse.Namespace) -> int:
         table.append([row.operation, row.scenario, *cells])
     widths = [max(len(line[i]) for line in table if i < len(line)) for i in range(len(header))]
     for line in table:
-        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+        # An error row has fewer cells than the header: it stops after its message.
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip())
     return 0
 
 

@@ -28,6 +28,16 @@ def test_matrix_table_names_the_torch_version(capsys):
     assert "clone" in out.splitlines()[-1]
 
 
+def test_matrix_table_shows_errors_in_their_row(capsys):
+    status, out, _ = run(
+        capsys, "matrix", "--op", "deepcopy", "--scenario", "non_leaf", "--scenario", "no_grad"
+    )
+    assert status == 0
+    rows = out.splitlines()[2:]
+    assert rows[0].split()[:4] == ["deepcopy", "non_leaf", "raises", "RuntimeError"]
+    assert rows[1].split()[:3] == ["deepcopy", "no_grad", "yes"]
+
+
 def test_matrix_json_follows_schema_1(capsys):
     status, out, _ = run(capsys, "matrix", "--json", "--op", "deepcopy", "--scenario", "non_leaf")
     data = json.loads(out)
