@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import tcdoc
+from tcdoc.gating import gallery_filename_pattern, gpu_examples_execute
 
 # -- Project information -------------------------------------------------------------------
 
@@ -54,13 +55,20 @@ tcdoc_operation_docs = {
     "detach_clone": "auto_examples/plot_01_clone",
 }
 
+# -- Options for the GPU examples ----------------------------------------------------------
+
+# One decision per build (tcdoc.gating): the examples in examples/gpu run only where CUDA exists;
+# elsewhere their pages show the code and a note saying so. TCDOC_REQUIRE_GPU=1 (nox -s docs-gpu)
+# turns a missing CUDA device into an error here.
+tcdoc_gpu_execute = gpu_examples_execute()
+
 # -- Options for sphinx-gallery --------------------------------------------------------------
 
 sphinx_gallery_conf = {
     "examples_dirs": ["../examples"],
     "gallery_dirs": ["auto_examples"],
-    # Execute every script, not only plot_*.
-    "filename_pattern": r"\.py$",
+    # Execute every script, not only plot_*; those in examples/gpu only where CUDA exists.
+    "filename_pattern": gallery_filename_pattern(tcdoc_gpu_execute),
     "within_subsection_order": "FileNameSortKey",
     "capture_repr": ("_repr_html_", "__repr__"),
     "download_all_examples": True,

@@ -9,6 +9,8 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
+- ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
+  CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
 - links from ``torch.*`` and standard-library names to their official documentation, resolved
   offline (see :func:`tcdoc._links.official_url`).
 
@@ -308,4 +310,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("tcdoc-fact", FactRole())
     app.add_role("tcdoc-env", EnvRole())
     app.connect("missing-reference", resolve_official)
+    app.setup_extension("tcdoc._sphinx_gpu")
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,114 @@
+"""The Sphinx side of the GPU examples' gating (see :mod:`tcdoc.gating`).
+
+Loaded by ``tcdoc.sphinxext``. A build without CUDA puts a note at the top of each GPU example
+page, which sphinx-gallery rendered with its code and no output, and a build that shows output
+on such a page fails (output left over from an earlier build with CUDA). The ``tcdoc-gpu-status``
+directive, for the GPU gallery's header, says in either case what this build did.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+import tcdoc
+from tcdoc import gating
+
+__all__ = ["gpu_example_docs", "gpu_examples_run", "setup"]
+
+logger = logging.getLogger(__name__)
+
+# What sphinx-gallery writes for a cell's output: text, an HTML repr, and figures.
+_OUTPUT_CLASSES = {"sphx-glr-script-out", "sphx-glr-single-img", "sphx-glr-multi-img"}
+
+
+def gpu_examples_run(config: Config) -> bool:
+    """Return this build's decision: ``tcdoc_gpu_execute``, or :mod:`tcdoc.gating`'s if unset."""
+    decided = config.tcdoc_gpu_execute
+    return gating.gpu_examples_execute() if decided is None else bool(decided)
+
+
+def gpu_example_docs(config: Config, srcdir: str | Path) -> dict[str, Path]:
+    """Map the docname of each GPU example page to its script, for every gallery in the build."""
+    conf: dict[str, Any] = getattr(config, "sphinx_gallery_conf", None) or {}
+    examples_dirs = _as_list(conf.get("examples_dirs", []))
+    gallery_dirs = _as_list(conf.get("gallery_dirs", []))
+    docs: dict[str, Path] = {}
+    for examples_dir, gallery_dir in zip(examples_dirs, gallery_dirs, strict=False):
+        source = Path(srcdir, examples_dir)
+        if not source.is_dir():
+            continue
+        for script in gating.gpu_examples(source):
+            docs[f"{gallery_dir}/{gating.GPU_FOLDER}/{script.stem}".replace("\\", "/")] = script
+    return docs
+
+
+def _as_list(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def _shows_output(doctree: nodes.document) -> bool:
+    for node in doctree.findall(nodes.Element):
+        if _OUTPUT_CLASSES.intersection(node["classes"]):
+            return True
+        if isinstance(node, nodes.raw) and "output_subarea" in node.astext():
+            return True
+    return False
+
+
+def _note(text: str) -> nodes.admonition:
+    note = nodes.admonition(classes=[gating.NOT_RUN_CLASS, "warning"])
+    note += nodes.title("Not run in this build", "Not run in this build")
+    note += nodes.paragraph(text, text)
+    return note
+
+
+def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
+    """Note a GPU example page that this build did not run (``doctree-read`` handler)."""
+    if gpu_examples_run(app.config):
+        return
+    docname = app.env.docname
+    if docname not in gpu_example_docs(app.config, app.srcdir):
+        return
+    if _shows_output(doctree):
+        logger.warning(
+            "%s shows output, yet this build had no CUDA device and did not run it: the output is left "
+            "over from an earlier build. Delete the gallery's generated folder and build again.",
+            docname,
+            location=docname,
+        )
+    section = doctree.next_node(nodes.section)
+    if section is None:
+        doctree.insert(0, _note(gating.no_cuda_note()))
+    else:
+        section.insert(1, _note(gating.no_cuda_note()))  # just below the title
+
+
+class GpuStatusDirective(SphinxDirective):
+    """Say whether this build ran the GPU examples, and on what."""
+
+    def run(self) -> list[nodes.Node]:
+        if gpu_examples_run(self.config):
+            text = f"These examples ran while this page was built, with {tcdoc.environment('cuda')}."
+            return [nodes.paragraph(text, text, classes=["tcdoc-stamp"])]
+        text = (
+            f"This build ({tcdoc.environment()}) had no CUDA device, so these examples were not run: "
+            "each page shows its code and no output. "
+            "Download them and run them on a machine with CUDA to see the figures for your GPU."
+        )
+        return [_note(text)]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the ``tcdoc_gpu_execute`` setting, the note and the directive."""
+    # None: decide with tcdoc.gating.gpu_examples_execute(). docs/conf.py sets it from that same call.
+    app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
+    app.add_directive("tcdoc-gpu-status", GpuStatusDirective)
+    app.connect("doctree-read", mark_gpu_pages)
+    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
