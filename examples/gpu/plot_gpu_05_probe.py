@@ -1,0 +1,53 @@
+"""tcdoc's probe on CUDA
+=====================
+
+The tables on this site are measured while it is built. On a machine with CUDA, the same
+probe adds the operations that need a GPU (``x.cuda()`` and ``x.to("cuda")``) and a source
+tensor that starts on the GPU. This page runs them, so that you can compare the answers with
+the CPU ones in the :doc:`/reference/matrix`.
+"""
+
+# %%
+# This example needs a CUDA device; here is the environment it ran in.
+import torch
+
+if not torch.cuda.is_available():
+    raise SystemExit("This example needs a CUDA device, and this torch has none.")
+import tcdoc
+
+tcdoc.environment("cuda")
+
+# %%
+# The operations and scenarios that are listed only where CUDA is available:
+(
+    [op.code for op in tcdoc.operations() if op.needs_cuda],
+    [scenario.name for scenario in tcdoc.scenarios() if scenario.needs_cuda],
+)
+
+# %%
+# A few operations on a CPU leaf (``leaf_requires_grad``) and on the same leaf built on the
+# GPU (``cuda``), answered in words.
+names = ["cuda", "to_cuda", "cpu", "clone", "detach", "deepcopy", "detach_clone"]
+result = tcdoc.matrix(names, ["leaf_requires_grad", "cuda"])
+for row in result.rows:
+    code = tcdoc.get_operation(row.operation).code
+    if row.properties is None:
+        print(f"{code:<20} {row.scenario:<20} raises {row.error.type}")
+        continue
+    said = tcdoc.answers(row.properties)
+    where = "same device" if row.properties.same_device else "other device"
+    print(f"{code:<20} {row.scenario:<20} {where:<13} memory {said['memory']:<30} history {said['history']}")
+
+# %%
+# The ``tcdoc`` command asks the same with ``--device cuda``, which builds every source
+# tensor on the GPU. Here it is for four copies of a leaf and of a non-leaf.
+from tcdoc.cli import main
+
+options = ["--device", "cuda", "--scenario", "leaf_requires_grad", "--scenario", "non_leaf"]
+for name in ["clone", "detach", "deepcopy", "detach_clone"]:
+    options += ["--op", name]
+status = main(["matrix", *options])
+
+# %%
+# Next: the :doc:`/reference/cli` describes the command, and the :doc:`/reference/matrix`
+# holds the CPU answers for every operation.
