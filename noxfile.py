@@ -1,6 +1,7 @@
 """Every build and check of tcdoc.
 
-Sessions: docs, tests and lint run by default; docs-live is for writing pages.
+Sessions: docs, tests and lint run by default; docs-live is for writing pages; docs-gpu builds on a
+CUDA machine with the GPU examples required.
 PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold):
 for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests``.
 """
@@ -29,6 +30,25 @@ def docs(session: nox.Session) -> None:
     """Build the site strictly, executing every example, into docs/_build/html."""
     install(session, "docs")
     session.run(*sphinx_build(), *session.posargs)
+    session.log(f"Open {HTML / 'index.html'}")
+
+
+@nox.session(name="docs-gpu", default=False)
+def docs_gpu(session: nox.Session) -> None:
+    """Build the site on a CUDA machine: the GPU examples must run, and facts are measured on CUDA.
+
+    Fails at once, saying why, where torch finds no CUDA device. Needs a CUDA build of torch:
+    ``torch==2.13.0`` from PyPI is one on Linux; set TCDOC_TORCH to choose another.
+    """
+    install(session, "docs")
+    found = session.run("python", "-c", "import tcdoc; print(tcdoc.cuda_available())", silent=True)
+    if not isinstance(found, str) or found.strip() != "True":
+        session.error(
+            f"docs-gpu needs a CUDA device, and {TORCH} in this session finds none. Run it on a "
+            "machine with CUDA, or run the docs session, which shows the GPU examples without output."
+        )
+    env = {"TCDOC_REQUIRE_GPU": "1", "TCDOC_DEVICE": "cuda"}
+    session.run(*sphinx_build(), *session.posargs, env=env)
     session.log(f"Open {HTML / 'index.html'}")
 
 
