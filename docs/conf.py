@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 
+from sphinx.errors import ConfigError
+
 import tcdoc
-from tcdoc.gating import gallery_filename_pattern, gpu_examples_execute
+from tcdoc.gating import GpuRequiredError, gallery_filename_pattern, gpu_examples_execute
 
 # -- Project information -------------------------------------------------------------------
 
@@ -59,8 +61,11 @@ tcdoc_operation_docs = {
 
 # One decision per build (tcdoc.gating): the examples in examples/gpu run only where CUDA exists;
 # elsewhere their pages show the code and a note saying so. TCDOC_REQUIRE_GPU=1 (nox -s docs-gpu)
-# turns a missing CUDA device into an error here.
-tcdoc_gpu_execute = gpu_examples_execute()
+# turns a missing CUDA device into an error here, reported by Sphinx in one message.
+try:
+    tcdoc_gpu_execute = gpu_examples_execute()
+except GpuRequiredError as error:
+    raise ConfigError(str(error)) from None
 
 # -- Options for sphinx-gallery --------------------------------------------------------------
 

@@ -36,7 +36,7 @@ twin = copy.deepcopy(model)
 {p.device for p in twin.parameters()}
 
 # %%
-# ... and shares no memory with it: each of its parameters is a new leaf.
+# ... and none of its parameters shares memory with the original's.
 import tcdoc
 
 [tcdoc.compare(p, q).shares_storage for p, q in zip(model.parameters(), twin.parameters(), strict=True)]
