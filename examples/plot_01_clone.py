@@ -24,8 +24,8 @@ y is x
 
 # %%
 # 2. Does ``y`` have metadata of its own? It is not a leaf: it was made by an operation that
-# autograd recorded, and ``grad_fn`` names that operation.
-y.requires_grad, y.is_leaf, y.grad_fn
+# autograd recorded, and ``grad_fn`` is the node for that operation.
+y.requires_grad, y.is_leaf, y.grad_fn.name()
 
 # %%
 # 3. Does ``y`` have its own memory? Compare the addresses of the two storages.
