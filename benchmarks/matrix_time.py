@@ -23,7 +23,8 @@ def main(repeats: int = 7) -> None:
         result = tcdoc.matrix()
         times.append(time.perf_counter() - start)
     print(f"{tcdoc.environment()}, {torch.get_num_threads()} threads")
-    print(f"{len(result.rows)} cells ({len(tcdoc.operations())} operations x {len(tcdoc.scenarios())} scenarios)")
+    ops, scenarios = len(tcdoc.operations()), len(tcdoc.scenarios())
+    print(f"{len(result.rows)} cells ({ops} operations x {scenarios} scenarios)")
     print(f"full matrix: median {statistics.median(times) * 1e3:.1f} ms, best {min(times) * 1e3:.1f} ms")
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import time
+
+import torch
 
 import tcdoc
 
@@ -10,7 +13,9 @@ import tcdoc
 
 project = "tcdoc"
 author = "the tcdoc developers"
-copyright = f"2026, {author}"
+# SOURCE_DATE_EPOCH pins every date in the output, so that two builds of a commit match.
+_build_time = time.gmtime(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())))
+copyright = f"{_build_time.tm_year}, {author}"
 release = tcdoc.__version__
 version = ".".join(release.split(".")[:2])
 
@@ -23,6 +28,9 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
+    "notfound.extension",
+    "sphinx_sitemap",
+    "sphinxext.opengraph",
 ]
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 nitpicky = True
@@ -73,6 +81,28 @@ sphinx_gallery_conf = {
 
 html_theme = "furo"
 html_title = "tcdoc"
+html_logo = "_static/logo.svg"
+html_favicon = "_static/favicon.svg"
 html_static_path = ["_static"]
 html_css_files = ["tcdoc.css"]
-html_last_updated_fmt = None
+templates_path = ["_templates"]
+html_context = {"tcdoc_torch": torch.__version__, "tcdoc_device": tcdoc_device}
+# Where the site is published. Read the Docs sets READTHEDOCS_CANONICAL_URL; the pages
+# themselves use relative links, so the site also works from any other address or from disk.
+html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL", "https://tcdoc.readthedocs.io/en/latest/")
+
+# -- Options for sphinx-sitemap, sphinxext-opengraph and notfound ----------------------------
+
+sitemap_url_scheme = "{link}"
+sitemap_excludes = ["search.html", "genindex.html", "404.html"]
+ogp_site_url = html_baseurl
+ogp_site_name = "tcdoc"
+ogp_image = "_static/logo.svg"
+ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build time: slow, and not needed
+# The 404 page is served at any missing address, so its links are absolute: from the site's root path.
+notfound_urls_prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/")
+notfound_context = {
+    "title": "Page not found",
+    "body": "<h1>Page not found</h1><p>This page does not exist. "
+    f"Start from the <a href='{notfound_urls_prefix}index.html'>home page</a> or use the search box.</p>",
+}

@@ -9,6 +9,8 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
+- a re-run of every gallery example when tcdoc's own code changed, and a build error for
+  an executed example whose page shows no output (see :mod:`tcdoc._gallery_guard`);
 - links from ``torch.*`` and standard-library names to their official documentation, resolved
   offline (see :func:`tcdoc._links.official_url`).
 
@@ -33,6 +35,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import tcdoc
+from tcdoc._gallery_guard import check_examples_ran, rerun_if_tcdoc_changed
 from tcdoc._inspect import QUESTIONS, answers
 from tcdoc._links import official_url
 from tcdoc.cli import main
@@ -308,4 +311,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("tcdoc-fact", FactRole())
     app.add_role("tcdoc-env", EnvRole())
     app.connect("missing-reference", resolve_official)
+    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
+    app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
+    app.connect("build-finished", check_examples_ran)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
