@@ -1,8 +1,9 @@
-"""Keep the gallery honest: re-run examples when tcdoc changes, and fail on examples that did not run.
+"""Keep the site honest: rebuild what tcdoc renders when tcdoc changes, and fail on examples that did not run.
 
 sphinx-gallery re-executes an example only when the example's own file changes. The examples
 print what tcdoc measures, so a change to tcdoc must re-run them too, or the site would show
-stale output. These hooks are registered by :mod:`tcdoc.sphinxext`.
+stale output; likewise every page that uses a tcdoc directive. These hooks are registered by
+:mod:`tcdoc.sphinxext`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 import tcdoc
 
-__all__ = ["check_examples_ran", "rerun_if_tcdoc_changed", "source_digest"]
+__all__ = ["check_examples_ran", "reread_if_tcdoc_changed", "rerun_if_tcdoc_changed", "source_digest"]
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +43,21 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
+def _tcdoc_changed(app: Sphinx) -> bool:
+    stamp = Path(app.doctreedir) / STAMP
+    return stamp.is_file() and stamp.read_text(encoding="utf-8") != source_digest()
+
+
+def reread_if_tcdoc_changed(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Mark every page outdated if tcdoc changed: its directives render what tcdoc measures.
+
+    Connected to ``env-get-outdated``.
+    """
+    return sorted(env.found_docs) if _tcdoc_changed(app) else []
+
+
 def rerun_if_tcdoc_changed(app: Sphinx) -> None:
     """Make sphinx-gallery re-run every example if tcdoc changed since the last build.
 
@@ -48,8 +65,7 @@ def rerun_if_tcdoc_changed(app: Sphinx) -> None:
     """
     if "sphinx_gallery_conf" not in app.config:
         return
-    stamp = Path(app.doctreedir) / STAMP
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") != source_digest():
+    if _tcdoc_changed(app):
         logger.info("tcdoc changed since the last build: re-running every example")
         app.config.sphinx_gallery_conf["run_stale_examples"] = True
 

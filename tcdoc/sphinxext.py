@@ -35,7 +35,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import tcdoc
-from tcdoc._gallery_guard import check_examples_ran, rerun_if_tcdoc_changed
+from tcdoc._gallery_guard import check_examples_ran, reread_if_tcdoc_changed, rerun_if_tcdoc_changed
 from tcdoc._inspect import QUESTIONS, answers
 from tcdoc._links import official_url
 from tcdoc.cli import main
@@ -99,14 +99,17 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]], classes: lis
     head = nodes.thead()
     head += _row(header)
     body = nodes.tbody()
-    body.extend(_row(row) for row in rows)
+    body.extend(_row(row, len(header)) for row in rows)
     group += [head, body]
     return table
 
 
-def _row(cells: Sequence[object]) -> nodes.row:
+def _row(cells: Sequence[object], width: int | None = None) -> nodes.row:
+    """Make a table row; a row with fewer cells than ``width`` stretches its last cell."""
     row = nodes.row()
     row.extend(_cell(cell) for cell in cells)
+    if width is not None and len(cells) < width:
+        row[-1]["morecols"] = width - len(cells)
     return row
 
 
@@ -145,8 +148,7 @@ class SummaryDirective(SphinxDirective):
             result = matrix.get(op.name, scenario.name)
             if result.properties is None:
                 assert result.error is not None
-                raised = f"raises {result.error.type}"
-                rows.append([_code_link(self.env, op), raised, raised, raised, raised])
+                rows.append([_code_link(self.env, op), f"raises {result.error.type}: {result.error.message}"])
             else:
                 rows.append([_code_link(self.env, op), *answers(result.properties).values()])
         caption = f"Source x: {scenario.summary}"
@@ -181,24 +183,48 @@ class MatrixDirective(SphinxDirective):
                 see += _code_link(self.env, op)
                 see += nodes.Text(" for the example that shows it.")
                 section += see
-            section += self._table([matrix.get(op.name, s) for s in scenario_names])
+            section.extend(self._table([matrix.get(op.name, s) for s in scenario_names]))
             output.append(section)
             domain = self.env.domains.standard_domain
             domain.note_hyperlink_target(node_id, self.env.docname, node_id, op.code)
         return output
 
-    def _table(self, results: list[tcdoc.ProbeResult]) -> nodes.table:
-        rows: list[list[object]] = []
+    def _table(self, results: list[tcdoc.ProbeResult]) -> list[nodes.Node]:
+        """One row per property, one column per scenario; errors and warnings listed under it.
+
+        A scenario where the operation raised gets one cell spanning the whole column.
+        """
+        table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
+        body = table.next_node(nodes.tbody)
+        for index, (field, label) in enumerate(MATRIX_COLUMNS.items()):
+            row = nodes.row()
+            row += _cell(label)
+            for result in results:
+                if result.properties is not None:
+                    row += _cell(result.properties.as_dict()[field])
+                elif index == 0:
+                    assert result.error is not None
+                    spanning = _cell(f"raises {result.error.type} (below)")
+                    spanning["morerows"] = len(MATRIX_COLUMNS) - 1
+                    spanning["classes"].append("tcdoc-raises")
+                    row += spanning
+            body += row
+        notes = nodes.bullet_list()
         for result in results:
-            notes = [f"warns {w.category}: {w.message}" for w in result.warnings]
-            if result.properties is None:
-                assert result.error is not None
-                raised = nodes.paragraph(text=f"raises {result.error.type}: {result.error.message}")
-                rows.append([result.scenario, raised, *[""] * (len(MATRIX_COLUMNS) - 1), "; ".join(notes)])
-            else:
-                values = result.properties.as_dict()
-                rows.append([result.scenario, *(values[key] for key in MATRIX_COLUMNS), "; ".join(notes)])
-        return _table(["scenario", *MATRIX_COLUMNS.values(), "warnings"], rows, ["tcdoc-matrix"])
+            if result.error is not None:
+                text = f"raises {result.error.type}: {result.error.message}"
+                notes += nodes.list_item("", self._note(result.scenario, text))
+            for warning in result.warnings:
+                text = f"warns {warning.category}: {warning.message}"
+                notes += nodes.list_item("", self._note(result.scenario, text))
+        return [table, notes] if len(notes) else [table]
+
+    @staticmethod
+    def _note(scenario: str, text: str) -> nodes.paragraph:
+        paragraph = nodes.paragraph()
+        paragraph += nodes.strong(scenario, scenario)
+        paragraph += nodes.Text(f" {text}")
+        return paragraph
 
 
 class ScenariosDirective(SphinxDirective):
@@ -313,5 +339,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("missing-reference", resolve_official)
     # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
     app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
+    app.connect("env-get-outdated", reread_if_tcdoc_changed)
     app.connect("build-finished", check_examples_ran)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
