@@ -106,10 +106,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]], classes: lis
 
 def _row(cells: Sequence[object], width: int | None = None) -> nodes.row:
     """Make a table row; a row with fewer cells than ``width`` stretches its last cell."""
-    row = nodes.row()
-    row.extend(_cell(cell) for cell in cells)
+    entries = [_cell(cell) for cell in cells]
     if width is not None and len(cells) < width:
-        row[-1]["morecols"] = width - len(cells)
+        entries[-1]["morecols"] = width - len(cells)
+    row = nodes.row()
+    row.extend(entries)
     return row
 
 
@@ -196,6 +197,7 @@ class MatrixDirective(SphinxDirective):
         """
         table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
+        assert isinstance(body, nodes.tbody)
         for index, (field, label) in enumerate(MATRIX_COLUMNS.items()):
             row = nodes.row()
             row += _cell(label)
@@ -208,7 +210,7 @@ class MatrixDirective(SphinxDirective):
                     spanning["morerows"] = len(MATRIX_COLUMNS) - 1
                     spanning["classes"].append("tcdoc-raises")
                     row += spanning
-            body += row
+            body.append(row)
         notes = nodes.bullet_list()
         for result in results:
             if result.error is not None:

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
 
 from tcdoc import _gallery_guard
 
@@ -36,9 +37,10 @@ def project(tmp_path: Path, examples: dict[str, str]) -> Path:
 
 def build(docs: Path) -> tuple[str, str]:
     status, warnings = io.StringIO(), io.StringIO()
-    app = Sphinx(docs, docs, docs / "_build" / "html", docs / "_build" / "doctrees", "html",
-                 status=status, warning=warnings, freshenv=False)  # fmt: skip
-    app.build()
+    with docutils_namespace():  # keep each app's registrations to itself
+        app = Sphinx(docs, docs, docs / "_build" / "html", docs / "_build" / "doctrees", "html",
+                     status=status, warning=warnings, freshenv=False)  # fmt: skip
+        app.build()
     return status.getvalue(), warnings.getvalue()
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
 
 import tcdoc
 from tcdoc.sphinxext import run_command
@@ -34,8 +35,9 @@ def built(tmp_path_factory) -> tuple[str, str]:
     (docs / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
     (docs / "index.rst").write_text(PAGE)
     warnings = io.StringIO()
-    app = Sphinx(docs, docs, docs / "_build", docs / "_doctrees", "html", status=None, warning=warnings)
-    app.build()
+    with docutils_namespace():  # keep each app's registrations to itself
+        app = Sphinx(docs, docs, docs / "_build", docs / "_doctrees", "html", status=None, warning=warnings)
+        app.build()
     return Path(docs / "_build" / "index.html").read_text(encoding="utf-8"), warnings.getvalue()
 
 
