@@ -6,6 +6,8 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-matrix``: every operation on every scenario, one table per operation;
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
+- ``tcdoc-diagram``: pictures of what operations did, drawn at build time (see
+  :mod:`tcdoc.sphinxext_draw`);
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
@@ -308,4 +310,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("tcdoc-fact", FactRole())
     app.add_role("tcdoc-env", EnvRole())
     app.connect("missing-reference", resolve_official)
+    app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
