@@ -71,6 +71,8 @@ sphinx_gallery_conf = {
     "filename_pattern": r"\.py$",
     "within_subsection_order": "FileNameSortKey",
     "capture_repr": ("_repr_html_", "__repr__"),
+    # A figure a cell ends with is shown as its image; its repr would only add noise.
+    "ignore_repr_types": r"matplotlib\.figure\.Figure",
     "download_all_examples": True,
     "remove_config_comments": True,
     "show_signature": False,

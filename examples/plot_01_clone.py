@@ -54,6 +54,14 @@ x = torch.randn(2, 3, requires_grad=True)
 tcdoc.compare(x, x.clone())
 
 # %%
+# The same measurements as a picture: :func:`tcdoc.draw.draw` draws each tensor's box, the
+# storage each one uses, their version counters and the autograd edge from ``y`` back to
+# ``x``. Drawing needs matplotlib (``pip install tcdoc[plot]``).
+import tcdoc.draw
+
+tcdoc.draw.draw(x, x.clone(), "x.clone()")
+
+# %%
 # Copying without the history
 # ---------------------------
 # To copy the values but not the graph, detach first: ``x.detach().clone()`` has its own

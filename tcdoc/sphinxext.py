@@ -6,6 +6,8 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-matrix``: every operation on every scenario, one table per operation;
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
+- ``tcdoc-diagram``: pictures of what operations did, drawn at build time (see
+  :mod:`tcdoc.sphinxext_draw`);
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
@@ -343,4 +345,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
     app.connect("env-get-outdated", reread_if_tcdoc_changed)
     app.connect("build-finished", check_examples_ran)
+    app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
