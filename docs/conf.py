@@ -60,6 +60,9 @@ tcdoc_operation_docs = {
     "detach": "auto_examples/plot_02_detach",
     "deepcopy": "auto_examples/plot_03_deepcopy",
     "detach_clone": "auto_examples/plot_01_clone",
+    "clone_detach": "auto_examples/plot_04_detach_clone_order",
+    "torch_tensor": "auto_examples/plot_04_detach_clone_order",
+    "data": "auto_examples/plot_06_data_is_silent",
 }
 
 # -- Options for sphinx-gallery --------------------------------------------------------------
