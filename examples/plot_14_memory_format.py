@@ -3,10 +3,10 @@
 
 A tensor is a block of memory plus *strides*: how many elements to step to reach the next
 index along each dimension. Two tensors with the same values can lay them out differently,
-and the layout matters for speed (convolutions in ``channels_last``) and for code that
-assumes row-major order. ``clone()`` copies the values; this page shows which layout the
-copy gets, and how much memory it takes when the source was an ``expand``-ed tensor that
-had almost none.
+for instance images stored ``channels_last`` rather than row-major, and code that relies on
+one order sees the difference. ``clone()`` copies the values; this page shows which layout
+the copy gets, and how much memory it takes when the source was an ``expand``-ed tensor
+that had almost none.
 """
 
 # %%

@@ -63,9 +63,8 @@ copied
 # %%
 # Tangents live only inside the level
 # -----------------------------------
-# When the ``dual_level`` block ends, the tangents are gone from every tensor, cloned or
-# not.
-fwAD.unpack_dual(y).tangent
+# When the ``dual_level`` block ends, its tangents are gone: ``y`` is a plain tensor again.
+fwAD.unpack_dual(y)
 
 # %%
 # These values were measured with:
