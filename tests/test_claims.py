@@ -375,3 +375,12 @@ def test_share_memory_is_seen_by_another_process():
 
 def _fill_with_ones(tensor: torch.Tensor) -> None:
     tensor.fill_(1.0)
+
+
+@pytest.mark.parametrize("size", [10, 100_000])
+def test_view_costs_no_memory_copy_costs_its_bytes(size):
+    # "a view costs nothing whatever the size, and every copy costs ... memory in proportion to the
+    # bytes it writes." (Time is measured by the cost example, not asserted here.)
+    x = torch.ones(size)
+    assert tcdoc.compare(x, x.detach()).new_bytes == 0
+    assert tcdoc.compare(x, x.detach().clone()).new_bytes == size * x.element_size()
