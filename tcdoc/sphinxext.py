@@ -5,9 +5,14 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
 - ``tcdoc-matrix``: every operation on every scenario, one table per operation;
 - ``tcdoc-scenarios``: the registered scenarios;
+- ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
+  one compact table;
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
 - ``tcdoc-diagram``: pictures of what operations did, drawn at build time (see
   :mod:`tcdoc.sphinxext_draw`);
+- ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
+  and the value of its last line (``:raises: Name`` for a snippet that ends in an expected error,
+  ``:continue:`` to run in the namespace of the page's previous snippet);
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
@@ -40,6 +45,7 @@ import tcdoc
 from tcdoc._gallery_guard import check_examples_ran, reread_if_tcdoc_changed, rerun_if_tcdoc_changed
 from tcdoc._inspect import QUESTIONS, answers
 from tcdoc._links import official_url
+from tcdoc._snippets import SnippetError, run_snippet
 from tcdoc.cli import main
 
 __all__ = ["setup"]
@@ -231,6 +237,50 @@ class MatrixDirective(SphinxDirective):
         return paragraph
 
 
+class PropertiesDirective(SphinxDirective):
+    """Chosen properties of some operations on some scenarios, one row per cell, one table."""
+
+    option_spec: ClassVar[dict[str, Any]] = {
+        "operations": directives.unchanged_required,
+        "scenarios": directives.unchanged,
+        "fields": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        matrix = _matrix(self.env)
+        try:
+            operations = [tcdoc.get_operation(name) for name in _names(self.options.get("operations"))]
+            scenarios = [
+                tcdoc.get_scenario(n) for n in _names(self.options.get("scenarios") or "leaf_requires_grad")
+            ]
+        except ValueError as exc:
+            raise self.error(f"tcdoc-properties: {exc}") from exc
+        fields = _names(self.options.get("fields")) or list(MATRIX_COLUMNS)
+        unknown = [field for field in fields if field not in MATRIX_COLUMNS]
+        if not operations or unknown:
+            raise self.error(f"tcdoc-properties needs :operations: and known :fields:; unknown: {unknown}")
+        several = len(scenarios) > 1
+        header = ["y =", *(["x"] if several else []), *(MATRIX_COLUMNS[field] for field in fields)]
+        rows: list[list[object]] = []
+        for op in operations:
+            for scenario in scenarios:
+                result = matrix.get(op.name, scenario.name)
+                cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
+                if result.properties is None:
+                    assert result.error is not None
+                    cells += [f"raises {result.error.type}"] * len(fields)
+                else:
+                    values = result.properties.as_dict()
+                    cells += [values[field] for field in fields]
+                rows.append(cells)
+        output: list[nodes.Node] = []
+        if not several:
+            caption = f"Source x: {scenarios[0].summary}"
+            output.append(nodes.paragraph(caption, caption))
+        output += [_table(header, rows, ["tcdoc-properties"]), _stamp(matrix)]
+        return output
+
+
 class ScenariosDirective(SphinxDirective):
     """List the registered scenarios with their summaries."""
 
@@ -277,6 +327,58 @@ def run_command(argv: Sequence[str]) -> tuple[int, str]:
         else:
             os.environ["COLUMNS"] = columns
     return status, buffer.getvalue()
+
+
+# The namespace of the last tcdoc-run snippet on each page, for ``:continue:``.
+_NAMESPACES: dict[str, dict[str, Any]] = {}
+
+
+def fresh_namespace() -> dict[str, Any]:
+    """Return the namespace a ``tcdoc-run`` snippet starts in: torch, copy and tcdoc, seeded."""
+    import copy
+
+    import torch
+
+    torch.manual_seed(0)
+    return {"__name__": "__tcdoc_run__", "copy": copy, "torch": torch, "tcdoc": tcdoc}
+
+
+class RunDirective(SphinxDirective):
+    """Run the content as Python in the build; show the code, then what it showed.
+
+    A snippet that raises fails the build, unless ``:raises:`` names the exception's class.
+    """
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "raises": directives.unchanged_required,
+        "continue": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        code = "\n".join(self.content)
+        docname = self.env.docname
+        if "continue" in self.options:
+            if docname not in _NAMESPACES:
+                raise self.error("tcdoc-run :continue: needs an earlier tcdoc-run snippet on this page")
+            namespace = _NAMESPACES[docname]
+        else:
+            namespace = _NAMESPACES[docname] = fresh_namespace()
+        try:
+            result = run_snippet(code, namespace, raises=self.options.get("raises"))
+        except (SnippetError, SyntaxError) as exc:
+            raise self.error(f"tcdoc-run: {exc}") from exc
+        output: list[nodes.Node] = [nodes.literal_block(code, code, language="python")]
+        if result.output:
+            block = nodes.literal_block(result.output, result.output, language="none")
+            block["classes"].append("tcdoc-run-output")
+            output.append(block)
+        return output
+
+
+def _forget_namespace(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Start each read of a page without the namespaces of an earlier read (``source-read``)."""
+    _NAMESPACES.pop(docname, None)
 
 
 class FactRole(SphinxRole):
@@ -337,7 +439,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-summary", SummaryDirective)
     app.add_directive("tcdoc-matrix", MatrixDirective)
     app.add_directive("tcdoc-scenarios", ScenariosDirective)
+    app.add_directive("tcdoc-properties", PropertiesDirective)
     app.add_directive("tcdoc-command", CommandDirective)
+    app.add_directive("tcdoc-run", RunDirective)
     app.add_role("tcdoc-fact", FactRole())
     app.add_role("tcdoc-env", EnvRole())
     app.connect("missing-reference", resolve_official)
@@ -346,4 +450,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", reread_if_tcdoc_changed)
     app.connect("build-finished", check_examples_ran)
     app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
+    app.connect("source-read", _forget_namespace)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
