@@ -1,6 +1,7 @@
 """Every build and check of tcdoc.
 
-Sessions: docs, tests and lint run by default; docs-live is for writing pages.
+Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
+each copy costs (``nox -s bench``, minutes).
 PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold): pip
 arguments, for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests`` or, for the CPU wheel from
 PyTorch's own index, ``TCDOC_TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"``.
@@ -93,6 +94,16 @@ def linkcheck(session: nox.Session) -> None:
     session.run(
         "sphinx-build", "-W", "--keep-going", "-b", "linkcheck", str(DOCS), str(DOCS / "_build" / "linkcheck")
     )
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Time every copy method from 1 KiB to 256 MiB and write build/bench.json (slow: use a quiet machine)."""
+    session.install(*shlex.split(TORCH))
+    session.install("-e", ".")
+    out = ROOT / "build" / "bench.json"  # build/ is ignored by git
+    out.parent.mkdir(exist_ok=True)
+    session.run("python", "-m", "tcdoc.bench", "--full", "--out", str(out), *session.posargs)
 
 
 # -- Helpers ---------------------------------------------------------------------------------

@@ -36,6 +36,10 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "au
 nitpicky = True
 nitpick_ignore = [
     # Type variables and private helpers that autodoc spells out in signatures.
+    # tcdoc.bench_plot's axes: matplotlib's docs cannot be linked offline (tcdoc/_links.py knows
+    # only torch and Python).
+    ("py:class", "matplotlib.axes.Axes"),
+    ("py:class", "matplotlib.axes._axes.Axes"),
 ]
 
 # -- Options for MyST ------------------------------------------------------------------------
