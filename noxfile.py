@@ -1,14 +1,16 @@
 """Every build and check of tcdoc.
 
-Sessions: docs, tests and lint run by default; docs-live is for writing pages; docs-gpu builds on a
-CUDA machine with the GPU examples required.
-PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold):
-for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests``.
+Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
+each copy costs (``nox -s bench``, minutes); docs-gpu builds on a CUDA machine, GPU examples required.
+PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold): pip
+arguments, for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests`` or, for the CPU wheel from
+PyTorch's own index, ``TCDOC_TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"``.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 import nox
@@ -90,12 +92,45 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
 
 
+@nox.session(name="build-speed", default=False)
+def build_speed(session: nox.Session) -> None:
+    """Print the cold, no-op and one-example-changed build times of the site."""
+    install(session, "docs")
+    session.run("python", "benchmarks/build_speed.py")
+
+
+@nox.session(default=False)
+def reproducible(session: nox.Session) -> None:
+    """Build the site twice from scratch and fail if the HTML differs beyond timing fields."""
+    install(session, "docs")
+    session.run("python", "benchmarks/reproducible.py")
+
+
+@nox.session(default=False)
+def linkcheck(session: nox.Session) -> None:
+    """Check the external links of the site (needs internet access, unlike every other session)."""
+    install(session, "docs")
+    session.run(
+        "sphinx-build", "-W", "--keep-going", "-b", "linkcheck", str(DOCS), str(DOCS / "_build" / "linkcheck")
+    )
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Time every copy method from 1 KiB to 256 MiB and write build/bench.json (slow: use a quiet machine)."""
+    session.install(*shlex.split(TORCH))
+    session.install("-e", ".")
+    out = ROOT / "build" / "bench.json"  # build/ is ignored by git
+    out.parent.mkdir(exist_ok=True)
+    session.run("python", "-m", "tcdoc.bench", "--full", "--out", str(out), *session.posargs)
+
+
 # -- Helpers ---------------------------------------------------------------------------------
 
 
 def install(session: nox.Session, group: str) -> None:
     """Install the chosen torch first, so that tcdoc's own ``torch`` requirement is already met."""
-    session.install(TORCH)
+    session.install(*shlex.split(TORCH))
     session.install("-e", ".", *nox.project.dependency_groups(PYPROJECT, group))
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import time
 
+import torch
 from sphinx.errors import ConfigError
 
 import tcdoc
@@ -13,7 +15,9 @@ from tcdoc.gating import GpuRequiredError, gallery_filename_pattern, gpu_example
 
 project = "tcdoc"
 author = "the tcdoc developers"
-copyright = f"2026, {author}"
+# SOURCE_DATE_EPOCH pins every date in the output, so that two builds of a commit match.
+_build_time = time.gmtime(int(os.environ.get("SOURCE_DATE_EPOCH", time.time())))
+copyright = f"{_build_time.tm_year}, {author}"
 release = tcdoc.__version__
 version = ".".join(release.split(".")[:2])
 
@@ -26,11 +30,18 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
+    "notfound.extension",
+    "sphinx_sitemap",
+    "sphinxext.opengraph",
 ]
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 nitpicky = True
 nitpick_ignore = [
     # Type variables and private helpers that autodoc spells out in signatures.
+    # tcdoc.bench_plot's axes: matplotlib's docs cannot be linked offline (tcdoc/_links.py knows
+    # only torch and Python).
+    ("py:class", "matplotlib.axes.Axes"),
+    ("py:class", "matplotlib.axes._axes.Axes"),
 ]
 
 # -- Options for MyST ------------------------------------------------------------------------
@@ -55,6 +66,9 @@ tcdoc_operation_docs = {
     "detach": "auto_examples/plot_02_detach",
     "deepcopy": "auto_examples/plot_03_deepcopy",
     "detach_clone": "auto_examples/plot_01_clone",
+    "clone_detach": "auto_examples/plot_04_detach_clone_order",
+    "torch_tensor": "auto_examples/plot_04_detach_clone_order",
+    "data": "auto_examples/plot_06_data_is_silent",
 }
 
 # -- Options for the GPU examples ----------------------------------------------------------
@@ -76,6 +90,8 @@ sphinx_gallery_conf = {
     "filename_pattern": gallery_filename_pattern(tcdoc_gpu_execute),
     "within_subsection_order": "FileNameSortKey",
     "capture_repr": ("_repr_html_", "__repr__"),
+    # A figure a cell ends with is shown as its image; its repr would only add noise.
+    "ignore_repr_types": r"matplotlib\.figure\.Figure",
     "download_all_examples": True,
     "remove_config_comments": True,
     "show_signature": False,
@@ -86,6 +102,28 @@ sphinx_gallery_conf = {
 
 html_theme = "furo"
 html_title = "tcdoc"
+html_logo = "_static/logo.svg"
+html_favicon = "_static/favicon.svg"
 html_static_path = ["_static"]
 html_css_files = ["tcdoc.css"]
-html_last_updated_fmt = None
+templates_path = ["_templates"]
+html_context = {"tcdoc_torch": torch.__version__, "tcdoc_device": tcdoc_device}
+# Where the site is published. Read the Docs sets READTHEDOCS_CANONICAL_URL; the pages
+# themselves use relative links, so the site also works from any other address or from disk.
+html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL", "https://tcdoc.readthedocs.io/en/latest/")
+
+# -- Options for sphinx-sitemap, sphinxext-opengraph and notfound ----------------------------
+
+sitemap_url_scheme = "{link}"
+sitemap_excludes = ["search.html", "genindex.html", "404.html"]
+ogp_site_url = html_baseurl
+ogp_site_name = "tcdoc"
+ogp_image = "_static/logo.svg"
+ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build time: slow, and not needed
+# The 404 page is served at any missing address, so its links are absolute: from the site's root path.
+notfound_urls_prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/")
+notfound_context = {
+    "title": "Page not found",
+    "body": "<h1>Page not found</h1><p>This page does not exist. "
+    f"Start from the <a href='{notfound_urls_prefix}index.html'>home page</a> or use the search box.</p>",
+}

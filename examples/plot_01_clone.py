@@ -24,8 +24,8 @@ y is x
 
 # %%
 # 2. Does ``y`` have metadata of its own? It is not a leaf: it was made by an operation that
-# autograd recorded, and ``grad_fn`` names that operation.
-y.requires_grad, y.is_leaf, y.grad_fn
+# autograd recorded, and ``grad_fn`` is the node for that operation.
+y.requires_grad, y.is_leaf, y.grad_fn.name()
 
 # %%
 # 3. Does ``y`` have its own memory? Compare the addresses of the two storages.
@@ -52,6 +52,14 @@ import tcdoc
 
 x = torch.randn(2, 3, requires_grad=True)
 tcdoc.compare(x, x.clone())
+
+# %%
+# The same measurements as a picture: :func:`tcdoc.draw.draw` draws each tensor's box, the
+# storage each one uses, their version counters and the autograd edge from ``y`` back to
+# ``x``. Drawing needs matplotlib (``pip install tcdoc[plot]``).
+import tcdoc.draw
+
+tcdoc.draw.draw(x, x.clone(), "x.clone()")
 
 # %%
 # Copying without the history

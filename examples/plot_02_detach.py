@@ -52,6 +52,14 @@ x = torch.randn(2, 3, requires_grad=True) * 2
 tcdoc.compare(x, x.detach())
 
 # %%
+# The same measurements as a picture, drawn by :func:`tcdoc.draw.draw`: both boxes point at
+# one storage and one version counter, and the autograd edge is cut. Drawing needs
+# matplotlib (``pip install tcdoc[plot]``).
+import tcdoc.draw
+
+tcdoc.draw.draw(x, x.detach(), "x.detach()")
+
+# %%
 # In words, as the ``tcdoc explain`` command prints them:
 tcdoc.answers(tcdoc.compare(x, x.detach()))
 

@@ -68,5 +68,12 @@ x = torch.randn(2, 3, requires_grad=True)
 tcdoc.compare(x, copy.deepcopy(x))
 
 # %%
+# The same measurements as a picture, drawn by :func:`tcdoc.draw.draw`. Drawing needs
+# matplotlib (``pip install tcdoc[plot]``).
+import tcdoc.draw
+
+tcdoc.draw.draw(x, copy.deepcopy(x), "copy.deepcopy(x)")
+
+# %%
 # These values were measured with:
 tcdoc.environment()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from tcdoc._graph import GraphMemory, graph_memory
 from tcdoc._inspect import QUESTIONS, Comparison, answers, compare, shares_memory
 from tcdoc._probe import (
     SCHEMA,
@@ -40,6 +41,7 @@ for _name in (
     "CellChange",
     "Environment",
     "ErrorInfo",
+    "GraphMemory",
     "Matrix",
     "Operation",
     "ProbeResult",
@@ -52,6 +54,7 @@ for _name in (
     "environment",
     "get_operation",
     "get_scenario",
+    "graph_memory",
     "matrix",
     "operations",
     "probe",
@@ -73,6 +76,7 @@ __all__ = [
     "Comparison",
     "Environment",
     "ErrorInfo",
+    "GraphMemory",
     "Matrix",
     "Operation",
     "ProbeResult",
@@ -86,6 +90,7 @@ __all__ = [
     "environment",
     "get_operation",
     "get_scenario",
+    "graph_memory",
     "matrix",
     "operations",
     "probe",

@@ -10,13 +10,15 @@ from __future__ import annotations
 import builtins
 import importlib
 import sys
+import types
 
 __all__ = ["PYTHON_DOCS", "TORCH_DOCS", "official_url"]
 
 TORCH_DOCS = "https://docs.pytorch.org/docs/stable/"
 PYTHON_DOCS = "https://docs.python.org/3/"
 
-# PyTorch pages that do not follow the generated/<name>.html layout.
+# PyTorch pages that do not follow the generated/<name>.html layout. An entry covers the name
+# and, where it is a class or a module documented on one page, the names under it.
 _TORCH_PAGES = {
     "torch.Tensor": "tensors.html",
     "torch.device": "tensor_attributes.html",
@@ -24,12 +26,25 @@ _TORCH_PAGES = {
     "torch.memory_format": "tensor_attributes.html",
     "torch.channels_last": "tensor_attributes.html",
     "torch.contiguous_format": "tensor_attributes.html",
-    "torch.autograd": "autograd.html",
-    "torch.autograd.graph": "autograd.html",
-    "torch.func": "func.html",
+    "torch.preserve_format": "tensor_attributes.html",
     "torch.multiprocessing": "multiprocessing.html",
     "torch.utils.benchmark": "benchmark_utils.html",
     "torch.nn.Parameter": "generated/torch.nn.parameter.Parameter.html",
+    "torch.UntypedStorage": "storage.html",
+}
+
+# Modules whose members each have a generated page: the entry is the module's own page only.
+_TORCH_MODULE_PAGES = {
+    "torch.autograd": "autograd.html",
+    "torch.autograd.graph": "autograd.html",
+    "torch.autograd.forward_ad": "autograd.html",
+    "torch.func": "func.html",
+}
+
+# Tensor attributes with no page of their own, and the official page that explains them.
+_TORCH_TENSOR_ATTRIBUTE_PAGES = {
+    "torch.Tensor.grad_fn": "notes/autograd.html#how-autograd-encodes-the-history",
+    "torch.Tensor._version": "notes/autograd.html#in-place-correctness-checks",
 }
 
 # Python builtins documented on pages other than functions.html.
@@ -71,8 +86,12 @@ def _torch_url(name: str) -> str | None:
     module, attribute_path = _split(name)
     if module is None:
         return None
+    if name in _TORCH_TENSOR_ATTRIBUTE_PAGES:
+        return f"{TORCH_DOCS}{_TORCH_TENSOR_ATTRIBUTE_PAGES[name]}"
     if name.startswith("torch.Tensor."):
         return f"{TORCH_DOCS}generated/{name}.html#{name}"
+    if name in _TORCH_MODULE_PAGES:
+        return f"{TORCH_DOCS}{_TORCH_MODULE_PAGES[name]}#module-{name}"
     for prefix in _prefixes(name):
         if prefix in _TORCH_PAGES:
             return f"{TORCH_DOCS}{_TORCH_PAGES[prefix]}#{name}"
@@ -111,6 +130,8 @@ def _split(name: str) -> tuple[str | None, str]:
             obj: object = importlib.import_module(module_name)
         except ImportError:
             continue
+        if cut > 1 and _shadowed(".".join(parts[: cut - 1]), parts[cut - 1]):
+            continue  # torch.nn.utils.weight_norm: the function, not the module of the same name
         for attribute in parts[cut:]:
             if not hasattr(obj, attribute):
                 return None, ""
@@ -124,6 +145,12 @@ def _split(name: str) -> tuple[str | None, str]:
             obj = getattr(obj, attribute)
         return "builtins", ".".join(parts)
     return None, ""
+
+
+def _shadowed(package: str, name: str) -> bool:
+    """Tell whether ``package.name`` is, as an attribute, something other than the module."""
+    attribute = getattr(importlib.import_module(package), name, None)
+    return attribute is not None and not isinstance(attribute, types.ModuleType)
 
 
 def _prefixes(name: str) -> list[str]:

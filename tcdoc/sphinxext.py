@@ -5,12 +5,21 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
 - ``tcdoc-matrix``: every operation on every scenario, one table per operation;
 - ``tcdoc-scenarios``: the registered scenarios;
+- ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
+  one compact table;
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
+- ``tcdoc-diagram``: pictures of what operations did, drawn at build time (see
+  :mod:`tcdoc.sphinxext_draw`);
+- ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
+  and the value of its last line (``:raises: Name`` for a snippet that ends in an expected error,
+  ``:continue:`` to run in the namespace of the page's previous snippet);
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
 - ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
   CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
+- a re-run of every gallery example when tcdoc's own code changed, and a build error for
+  an executed example whose page shows no output (see :mod:`tcdoc._gallery_guard`);
 - links from ``torch.*`` and standard-library names to their official documentation, resolved
   offline (see :func:`tcdoc._links.official_url`).
 
@@ -35,8 +44,10 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import tcdoc
+from tcdoc._gallery_guard import check_examples_ran, reread_if_tcdoc_changed, rerun_if_tcdoc_changed
 from tcdoc._inspect import QUESTIONS, answers
 from tcdoc._links import official_url
+from tcdoc._snippets import SnippetError, run_snippet
 from tcdoc.cli import main
 
 __all__ = ["setup"]
@@ -98,14 +109,18 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]], classes: lis
     head = nodes.thead()
     head += _row(header)
     body = nodes.tbody()
-    body.extend(_row(row) for row in rows)
+    body.extend(_row(row, len(header)) for row in rows)
     group += [head, body]
     return table
 
 
-def _row(cells: Sequence[object]) -> nodes.row:
+def _row(cells: Sequence[object], width: int | None = None) -> nodes.row:
+    """Make a table row; a row with fewer cells than ``width`` stretches its last cell."""
+    entries = [_cell(cell) for cell in cells]
+    if width is not None and len(cells) < width:
+        entries[-1]["morecols"] = width - len(cells)
     row = nodes.row()
-    row.extend(_cell(cell) for cell in cells)
+    row.extend(entries)
     return row
 
 
@@ -144,8 +159,7 @@ class SummaryDirective(SphinxDirective):
             result = matrix.get(op.name, scenario.name)
             if result.properties is None:
                 assert result.error is not None
-                raised = f"raises {result.error.type}"
-                rows.append([_code_link(self.env, op), raised, raised, raised, raised])
+                rows.append([_code_link(self.env, op), f"raises {result.error.type}: {result.error.message}"])
             else:
                 rows.append([_code_link(self.env, op), *answers(result.properties).values()])
         caption = f"Source x: {scenario.summary}"
@@ -180,24 +194,93 @@ class MatrixDirective(SphinxDirective):
                 see += _code_link(self.env, op)
                 see += nodes.Text(" for the example that shows it.")
                 section += see
-            section += self._table([matrix.get(op.name, s) for s in scenario_names])
+            section.extend(self._table([matrix.get(op.name, s) for s in scenario_names]))
             output.append(section)
             domain = self.env.domains.standard_domain
             domain.note_hyperlink_target(node_id, self.env.docname, node_id, op.code)
         return output
 
-    def _table(self, results: list[tcdoc.ProbeResult]) -> nodes.table:
-        rows: list[list[object]] = []
+    def _table(self, results: list[tcdoc.ProbeResult]) -> list[nodes.Node]:
+        """One row per property, one column per scenario; errors and warnings listed under it.
+
+        A scenario where the operation raised gets one cell spanning the whole column.
+        """
+        table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
+        body = table.next_node(nodes.tbody)
+        assert isinstance(body, nodes.tbody)
+        for index, (field, label) in enumerate(MATRIX_COLUMNS.items()):
+            row = nodes.row()
+            row += _cell(label)
+            for result in results:
+                if result.properties is not None:
+                    row += _cell(result.properties.as_dict()[field])
+                elif index == 0:
+                    assert result.error is not None
+                    spanning = _cell(f"raises {result.error.type} (below)")
+                    spanning["morerows"] = len(MATRIX_COLUMNS) - 1
+                    spanning["classes"].append("tcdoc-raises")
+                    row += spanning
+            body.append(row)
+        notes = nodes.bullet_list()
         for result in results:
-            notes = [f"warns {w.category}: {w.message}" for w in result.warnings]
-            if result.properties is None:
-                assert result.error is not None
-                raised = nodes.paragraph(text=f"raises {result.error.type}: {result.error.message}")
-                rows.append([result.scenario, raised, *[""] * (len(MATRIX_COLUMNS) - 1), "; ".join(notes)])
-            else:
-                values = result.properties.as_dict()
-                rows.append([result.scenario, *(values[key] for key in MATRIX_COLUMNS), "; ".join(notes)])
-        return _table(["scenario", *MATRIX_COLUMNS.values(), "warnings"], rows, ["tcdoc-matrix"])
+            if result.error is not None:
+                text = f"raises {result.error.type}: {result.error.message}"
+                notes += nodes.list_item("", self._note(result.scenario, text))
+            for warning in result.warnings:
+                text = f"warns {warning.category}: {warning.message}"
+                notes += nodes.list_item("", self._note(result.scenario, text))
+        return [table, notes] if len(notes) else [table]
+
+    @staticmethod
+    def _note(scenario: str, text: str) -> nodes.paragraph:
+        paragraph = nodes.paragraph()
+        paragraph += nodes.strong(scenario, scenario)
+        paragraph += nodes.Text(f" {text}")
+        return paragraph
+
+
+class PropertiesDirective(SphinxDirective):
+    """Chosen properties of some operations on some scenarios, one row per cell, one table."""
+
+    option_spec: ClassVar[dict[str, Any]] = {
+        "operations": directives.unchanged_required,
+        "scenarios": directives.unchanged,
+        "fields": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        matrix = _matrix(self.env)
+        try:
+            operations = [tcdoc.get_operation(name) for name in _names(self.options.get("operations"))]
+            scenarios = [
+                tcdoc.get_scenario(n) for n in _names(self.options.get("scenarios") or "leaf_requires_grad")
+            ]
+        except ValueError as exc:
+            raise self.error(f"tcdoc-properties: {exc}") from exc
+        fields = _names(self.options.get("fields")) or list(MATRIX_COLUMNS)
+        unknown = [field for field in fields if field not in MATRIX_COLUMNS]
+        if not operations or unknown:
+            raise self.error(f"tcdoc-properties needs :operations: and known :fields:; unknown: {unknown}")
+        several = len(scenarios) > 1
+        header = ["y =", *(["x"] if several else []), *(MATRIX_COLUMNS[field] for field in fields)]
+        rows: list[list[object]] = []
+        for op in operations:
+            for scenario in scenarios:
+                result = matrix.get(op.name, scenario.name)
+                cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
+                if result.properties is None:
+                    assert result.error is not None
+                    cells += [f"raises {result.error.type}"] * len(fields)
+                else:
+                    values = result.properties.as_dict()
+                    cells += [values[field] for field in fields]
+                rows.append(cells)
+        output: list[nodes.Node] = []
+        if not several:
+            caption = f"Source x: {scenarios[0].summary}"
+            output.append(nodes.paragraph(caption, caption))
+        output += [_table(header, rows, ["tcdoc-properties"]), _stamp(matrix)]
+        return output
 
 
 class ScenariosDirective(SphinxDirective):
@@ -246,6 +329,58 @@ def run_command(argv: Sequence[str]) -> tuple[int, str]:
         else:
             os.environ["COLUMNS"] = columns
     return status, buffer.getvalue()
+
+
+# The namespace of the last tcdoc-run snippet on each page, for ``:continue:``.
+_NAMESPACES: dict[str, dict[str, Any]] = {}
+
+
+def fresh_namespace() -> dict[str, Any]:
+    """Return the namespace a ``tcdoc-run`` snippet starts in: torch, copy and tcdoc, seeded."""
+    import copy
+
+    import torch
+
+    torch.manual_seed(0)
+    return {"__name__": "__tcdoc_run__", "copy": copy, "torch": torch, "tcdoc": tcdoc}
+
+
+class RunDirective(SphinxDirective):
+    """Run the content as Python in the build; show the code, then what it showed.
+
+    A snippet that raises fails the build, unless ``:raises:`` names the exception's class.
+    """
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "raises": directives.unchanged_required,
+        "continue": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        code = "\n".join(self.content)
+        docname = self.env.docname
+        if "continue" in self.options:
+            if docname not in _NAMESPACES:
+                raise self.error("tcdoc-run :continue: needs an earlier tcdoc-run snippet on this page")
+            namespace = _NAMESPACES[docname]
+        else:
+            namespace = _NAMESPACES[docname] = fresh_namespace()
+        try:
+            result = run_snippet(code, namespace, raises=self.options.get("raises"))
+        except (SnippetError, SyntaxError) as exc:
+            raise self.error(f"tcdoc-run: {exc}") from exc
+        output: list[nodes.Node] = [nodes.literal_block(code, code, language="python")]
+        if result.output:
+            block = nodes.literal_block(result.output, result.output, language="none")
+            block["classes"].append("tcdoc-run-output")
+            output.append(block)
+        return output
+
+
+def _forget_namespace(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Start each read of a page without the namespaces of an earlier read (``source-read``)."""
+    _NAMESPACES.pop(docname, None)
 
 
 class FactRole(SphinxRole):
@@ -306,9 +441,17 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-summary", SummaryDirective)
     app.add_directive("tcdoc-matrix", MatrixDirective)
     app.add_directive("tcdoc-scenarios", ScenariosDirective)
+    app.add_directive("tcdoc-properties", PropertiesDirective)
     app.add_directive("tcdoc-command", CommandDirective)
+    app.add_directive("tcdoc-run", RunDirective)
     app.add_role("tcdoc-fact", FactRole())
     app.add_role("tcdoc-env", EnvRole())
     app.connect("missing-reference", resolve_official)
     app.setup_extension("tcdoc._sphinx_gpu")
+    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
+    app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
+    app.connect("env-get-outdated", reread_if_tcdoc_changed)
+    app.connect("build-finished", check_examples_ran)
+    app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
+    app.connect("source-read", _forget_namespace)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

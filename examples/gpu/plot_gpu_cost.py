@@ -1,0 +1,89 @@
+"""What each copy costs on a GPU
+==============================
+
+The same measurements as :doc:`/auto_examples/plot_19_cost`, on a CUDA device: each copy
+method timed on tensors from 1 KiB to 256 MiB, its new memory read from the CUDA caching
+allocator, and its speed set against the fastest that a plain copy goes on the same device.
+On a GPU, launching a kernel has a fixed cost of its own, so small and large tensors tell
+different stories.
+
+This example needs a CUDA device, and matplotlib for its figures
+(``pip install "tcdoc[plot]"``). Every number below comes from the run that built this page.
+"""
+
+# %%
+# This page measures a CUDA device, so it stops at once, with a clear message, without one.
+import torch
+
+if not torch.cuda.is_available():
+    raise RuntimeError("plot_gpu_cost.py measures copies on a CUDA device, and this torch sees none")
+torch.cuda.get_device_name()
+
+# %%
+# The sweep: every method at ten sizes, each timed by :class:`torch.utils.benchmark.Timer`
+# (which waits for the device after each block of calls) for at least a twentieth of a second.
+# "Allocated" is the growth of :func:`torch.cuda.memory_allocated` while the result is alive.
+import tcdoc.bench
+
+sweep = tcdoc.bench.run(sizes=tcdoc.bench.FULL_SIZES, device="cuda", min_run_time=0.05)
+sweep.machine
+
+# %%
+# The limit: ``dst.copy_(src)`` at the largest size, into device memory allocated
+# beforehand, counting bytes read plus bytes written per second.
+sweep.limit
+
+# %%
+# Time against size
+# -----------------
+# On log-log axes, a flat stretch is a fixed cost per call; a diagonal is a cost that grows
+# with the data.
+import matplotlib.pyplot as plt
+
+import tcdoc.bench_plot
+
+tcdoc.bench_plot.plot_time(sweep)
+plt.show()
+
+# %%
+# How much longer each method took at the largest size than at the smallest:
+smallest, largest = sweep.sizes[0], sweep.sizes[-1]
+print(f"size grew {largest // smallest} times")
+for method in sweep.methods:
+    first, last = sweep.get(method, smallest), sweep.get(method, largest)
+    print(f"{first.code:<30} time grew {last.seconds / first.seconds:8.1f} times")
+
+# %%
+# What ``copy.deepcopy`` added to ``clone()`` at the smallest size, in this run:
+clone = sweep.get("clone", smallest)
+deepcopy = sweep.get("deepcopy", smallest)
+overhead = deepcopy.seconds - clone.seconds
+print(
+    f"deepcopy's overhead over clone at {tcdoc.bench.format_size(smallest)}: {overhead * 1e6:.1f} µs "
+    f"({deepcopy.seconds / clone.seconds:.1f} times the time of x.clone())"
+)
+
+# %%
+# Bandwidth against size
+# ----------------------
+# Bytes moved per second (twice the bytes allocated); the dashed line is the copy limit.
+tcdoc.bench_plot.plot_bandwidth(sweep)
+plt.show()
+
+# %%
+# Every measurement
+# -----------------
+sweep
+
+# %%
+# In one line, from this run:
+print(
+    f"copy limit {sweep.limit.bandwidth / 1e9:.1f} GB/s; "
+    f"x.clone() at {tcdoc.bench.format_size(largest)}: "
+    f"{sweep.get('clone', largest).fraction_of_limit:.0%} of it; "
+    f"copy.deepcopy(x) at {tcdoc.bench.format_size(smallest)}: {overhead * 1e6:.1f} µs more than x.clone()"
+)
+
+# %%
+# The CPU version of this page, with the reading of each figure, is
+# :doc:`/auto_examples/plot_19_cost`.

@@ -1,0 +1,76 @@
+"""``detach().clone()`` or ``clone().detach()``?
+=============================================
+
+Both spellings give an independent copy of a tensor's values, with its own memory and no
+autograd history, and both are common in real code. Does the order matter? For the result,
+no; for what happens on the way there, a little: ``clone().detach()`` first makes a copy
+that autograd records, then throws the record away. A third spelling, ``torch.tensor(x)``,
+makes the same copy and warns you about it.
+"""
+
+# %%
+# A leaf tensor that requires gradients, copied both ways.
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(2, 3, requires_grad=True)
+a = x.detach().clone()
+b = x.clone().detach()
+torch.equal(a, b)
+
+# %%
+# What ``x.detach().clone()`` shares with ``x``: nothing, and it keeps no history.
+import tcdoc
+
+tcdoc.compare(x, a)
+
+# %%
+# ``x.clone().detach()`` measures the same on every field, so the two results cannot be
+# told apart.
+tcdoc.compare(x, b) == tcdoc.compare(x, a)
+
+# %%
+# The order shows in the intermediate tensor. In ``x.clone().detach()`` the clone comes
+# first, while ``x`` is still attached, so autograd records it (it gets a ``grad_fn``) before
+# ``detach()`` drops that record. In ``x.detach().clone()`` the clone copies a tensor with
+# no history, and nothing is recorded.
+tcdoc.compare(x, x.clone()).grad_fn, tcdoc.compare(x, x.detach()).grad_fn
+
+# %%
+# That record is made only to be dropped. Under :func:`torch.no_grad` it is not made at all,
+# whatever the order.
+with torch.no_grad():
+    unrecorded = x.clone()
+tcdoc.compare(x, unrecorded).grad_fn
+
+# %%
+# ``torch.tensor(x)`` copies too
+# ------------------------------
+# Passing a tensor to :func:`torch.tensor` makes a copy as well, and PyTorch warns that
+# this is not the recommended spelling. We catch the warning to print it.
+import warnings
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    t = torch.tensor(x)
+for warning in caught:
+    print(f"{warning.category.__name__}: {warning.message}")
+
+# %%
+# The copy it made measures exactly like ``x.detach().clone()``.
+tcdoc.compare(x, t) == tcdoc.compare(x, a)
+
+# %%
+# When the copy should itself be trained, ask for gradients on it: it becomes a new leaf,
+# and gradients stop there instead of reaching ``x``.
+c = x.detach().clone().requires_grad_(True)
+c.requires_grad, c.is_leaf, tcdoc.compare(x, c).gradient_flows_to_source
+
+# %%
+# These values were measured with:
+tcdoc.environment()
+
+# %%
+# Why ``detach()`` shares memory and a version counter with its source:
+# :doc:`/explanation/detach`. The other ways to get a tensor's values, ``torch.tensor``
+# among them: :doc:`/explanation/look-alikes`.

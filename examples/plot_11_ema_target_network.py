@@ -1,0 +1,144 @@
+"""A target network or EMA model made with ``copy.deepcopy``
+=========================================================
+
+Reinforcement learning (target networks), self-supervised learning and diffusion models
+(exponential moving averages of the weights) keep a second copy of a model that trails the
+one being trained. It must have memory of its own, receive no gradients, and be updated by
+hand. ``copy.deepcopy(model)`` plus :func:`torch.no_grad` gives exactly that. This example
+checks each property, shows what goes wrong without ``no_grad``, and what happens to weights
+that two layers share.
+"""
+
+# %%
+# The online model, trained as usual, and its target: a deep copy whose parameters do not
+# require gradients.
+import copy
+
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+online = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+target = copy.deepcopy(online).requires_grad_(False)
+[parameter.requires_grad for parameter in target.parameters()]
+
+# %%
+# The target starts with the same values, in memory of its own.
+import tcdoc
+
+pairs = list(zip(target.parameters(), online.parameters(), strict=True))
+all(torch.equal(t, o) for t, o in pairs), any(tcdoc.shares_memory(t, o) for t, o in pairs)
+
+# %%
+# A training step whose loss uses the target's output, as a bootstrapped target would. The
+# gradients reach the online parameters, and none reach the target's.
+inputs, next_inputs = torch.randn(16, 4), torch.randn(16, 4)
+loss = nn.functional.mse_loss(online(inputs), target(next_inputs))
+loss.backward()
+[o.grad is not None for o in online.parameters()], [t.grad for t in target.parameters()]
+
+# %%
+# The online model takes a gradient-descent step, written out. The target does not move
+# with it, so the two now differ.
+with torch.no_grad():
+    for o in online.parameters():
+        o -= 0.1 * o.grad
+all(torch.equal(t, o) for t, o in pairs)
+
+# %%
+# The moving-average update
+# -------------------------
+# Each target parameter moves a tenth of the way towards the online one:
+# ``t = 0.9 * t + 0.1 * o``, so its distance to the online model shrinks by the factor
+# 0.9, as measured below. We keep a copy of the target from before the update, to check the update two ways.
+decay = 0.9
+before = copy.deepcopy(target)
+
+
+def distance(a: nn.Module, b: nn.Module) -> float:
+    """Return the summed distance between the parameters of two models of one shape."""
+    return sum((p - q).norm().item() for p, q in zip(a.parameters(), b.parameters(), strict=True))
+
+
+with torch.no_grad():
+    for t, o in zip(target.parameters(), online.parameters(), strict=True):
+        t.lerp_(o, 1 - decay)
+round(distance(target, online) / distance(before, online), 4)
+
+# %%
+# Written with ``mul_`` and ``add_`` instead of ``lerp_``, the update gives the same
+# parameters, up to rounding.
+with torch.no_grad():
+    for t, o in zip(before.parameters(), online.parameters(), strict=True):
+        t.mul_(decay).add_(o, alpha=1 - decay)
+all(torch.allclose(t, b) for t, b in zip(target.parameters(), before.parameters(), strict=True))
+
+# %%
+# After the update, the target parameters are still leaves without history and still do not
+# require gradients.
+[(t.is_leaf, t.requires_grad, t.grad_fn) for t in target.parameters()]
+
+# %%
+# Why ``torch.no_grad()``
+# -----------------------
+# Without it, the in-place update is recorded by autograd, because the online parameter
+# requires gradients: the target parameter stops being a leaf, and gradients from it would
+# flow into the online model.
+scratch = copy.deepcopy(target)
+first, online_first = next(scratch.parameters()), next(online.parameters())
+first.lerp_(online_first, 1 - decay)
+report = tcdoc.compare(online_first, first)
+first.is_leaf, report.grad_fn, report.gradient_flows_to_source
+
+
+# %%
+# Tied weights
+# ------------
+# Some models use one ``Parameter`` in two places, such as a language model whose output
+# layer reuses the embedding matrix.
+class TiedModel(nn.Module):
+    """An embedding and an output layer that share one weight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(10, 4)
+        self.head = nn.Linear(4, 10, bias=False)
+        self.head.weight = self.embed.weight
+
+
+model = TiedModel()
+model.head.weight is model.embed.weight, len(list(model.parameters()))
+
+# %%
+# A deep copy of the whole model keeps the tie inside the copy, because one deepcopy call
+# copies a shared object once (see :doc:`plot_08_deepcopy_aliasing`), and shares nothing
+# with the original.
+twin = copy.deepcopy(model)
+twin.head.weight is twin.embed.weight, tcdoc.shares_memory(twin.head.weight, model.head.weight)
+
+# %%
+# Copying the tensors one by one, as a dictionary of clones, makes two independent tensors
+# out of the one weight. A deep copy of the state dict keeps them one.
+state = model.state_dict()
+one_by_one = {name: tensor.detach().clone() for name, tensor in state.items()}
+whole = copy.deepcopy(state)
+(
+    tcdoc.shares_memory(one_by_one["embed.weight"], one_by_one["head.weight"]),
+    tcdoc.shares_memory(whole["embed.weight"], whole["head.weight"]),
+)
+
+# %%
+# So a change to one of the separate copies no longer reaches the other, where in the
+# deep-copied model it reaches both uses of the weight.
+one_by_one["embed.weight"][0, 0] = 100.0
+with torch.no_grad():
+    twin.embed.weight[0, 0] = 100.0
+one_by_one["head.weight"][0, 0].item(), twin.head.weight[0, 0].item()
+
+# %%
+# These values were measured with:
+tcdoc.environment()
+
+# %%
+# What deepcopy does with shared objects and with ``Parameter``: :doc:`/explanation/deepcopy`.
+# Which copy to make for each purpose: :doc:`/howto/which-copy`.

@@ -1,0 +1,82 @@
+"""Saving and loading: views survive, and slices carry their whole storage
+=======================================================================
+
+:func:`torch.save` does not write tensors one by one: it writes their *storages*, the blocks
+of memory underneath, and records each tensor as a window onto one of them. Two things
+follow that surprise people. Tensors that shared memory when saved share it again after
+:func:`torch.load`. And saving a small slice of a big tensor writes the big tensor's whole
+storage. We save into an in-memory :class:`io.BytesIO` buffer, so no file is left behind
+and the buffer's size is the size a file would have.
+"""
+
+# %%
+# A tensor and a view of it, saved together
+# -----------------------------------------
+# ``window`` is a view of ten elements of ``signal``. We save both in one dictionary.
+import io
+
+import torch
+
+import tcdoc
+
+torch.manual_seed(0)
+signal = torch.randn(1000)
+window = signal[10:20]
+buffer = io.BytesIO()
+torch.save({"signal": signal, "window": window}, buffer)
+buffer.getbuffer().nbytes
+
+# %%
+# After loading, the two tensors share memory again: the loaded ``window`` starts ten
+# elements into the loaded ``signal``'s storage.
+buffer.seek(0)
+loaded = torch.load(buffer)
+tcdoc.shares_memory(loaded["signal"], loaded["window"]), loaded["window"].storage_offset()
+
+# %%
+# So a write into one is visible in the other, as it was before saving.
+loaded["signal"][10] = 99.0
+loaded["window"][0]
+
+# %%
+# What comes back is the shared memory, not the view tracking: the loaded ``window`` is not
+# marked as a view of the loaded ``signal``.
+loaded["window"]._is_view(), loaded["window"]._base is None
+
+# %%
+# Saved in two calls, they come back as two separate copies.
+first, second = io.BytesIO(), io.BytesIO()
+torch.save(signal, first)
+torch.save(window, second)
+first.seek(0)
+second.seek(0)
+tcdoc.shares_memory(torch.load(first), torch.load(second))
+
+# %%
+# A small slice writes its whole storage
+# --------------------------------------
+# Saving only ``window`` (10 floats) still writes all 1000 floats of ``signal``'s storage.
+# Its clone owns just its 10 elements. Compare the buffer sizes.
+as_slice, as_clone = io.BytesIO(), io.BytesIO()
+torch.save(window, as_slice)
+torch.save(window.clone(), as_clone)
+as_slice.getbuffer().nbytes, as_clone.getbuffer().nbytes
+
+# %%
+# Loading the slice brings the whole storage back into memory, too.
+as_slice.seek(0)
+loaded_window = torch.load(as_slice)
+loaded_window.shape, loaded_window.untyped_storage().nbytes()
+
+# %%
+# So before saving a slice of something large (one row of an embedding table, a few
+# samples of a dataset), ``clone()`` it. :func:`tcdoc.compare` shows that the clone owns
+# exactly its own bytes:
+tcdoc.compare(signal, window.clone()).new_bytes
+
+# %%
+# These values were measured with:
+tcdoc.environment()
+
+# %%
+# How ``clone()`` gives a tensor memory of its own: :doc:`/explanation/clone`.

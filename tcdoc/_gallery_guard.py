@@ -1,0 +1,110 @@
+"""Keep the site honest: rebuild what tcdoc renders when tcdoc changes, and fail on examples that did not run.
+
+sphinx-gallery re-executes an example only when the example's own file changes. The examples
+print what tcdoc measures, so a change to tcdoc must re-run them too, or the site would show
+stale output; likewise every page that uses a tcdoc directive. These hooks are registered by
+:mod:`tcdoc.sphinxext`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+import tcdoc
+
+__all__ = ["check_examples_ran", "reread_if_tcdoc_changed", "rerun_if_tcdoc_changed", "source_digest"]
+
+logger = logging.getLogger(__name__)
+
+STAMP = "tcdoc-source.sha256"
+# What sphinx-gallery writes into an example's page when a cell printed or drew something.
+OUTPUT_MARKERS = ("sphx-glr-script-out", "sphx-glr-single-img", "sphx-glr-multi-img")
+
+
+def source_digest() -> str:
+    """Return a SHA-256 over the source files of the installed tcdoc package.
+
+    >>> len(source_digest())
+    64
+    """
+    package = Path(tcdoc.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _tcdoc_changed(app: Sphinx) -> bool:
+    stamp = Path(app.doctreedir) / STAMP
+    return stamp.is_file() and stamp.read_text(encoding="utf-8") != source_digest()
+
+
+def reread_if_tcdoc_changed(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Mark every page outdated if tcdoc changed: its directives render what tcdoc measures.
+
+    Connected to ``env-get-outdated``.
+    """
+    return sorted(env.found_docs) if _tcdoc_changed(app) else []
+
+
+def rerun_if_tcdoc_changed(app: Sphinx) -> None:
+    """Make sphinx-gallery re-run every example if tcdoc changed since the last build.
+
+    Connected to ``builder-inited`` ahead of sphinx-gallery's own handler.
+    """
+    if "sphinx_gallery_conf" not in app.config:
+        return
+    if _tcdoc_changed(app):
+        logger.info("tcdoc changed since the last build: re-running every example")
+        app.config.sphinx_gallery_conf["run_stale_examples"] = True
+
+
+def check_examples_ran(app: Sphinx, exception: Exception | None) -> None:
+    """Warn (an error under ``-W``) about an executed example that shows no output or took no time.
+
+    Examples that the gallery's ``filename_pattern`` leaves unexecuted on purpose (the
+    GPU examples on a build without CUDA) are not checked. Then records the digest of
+    tcdoc's sources for :func:`rerun_if_tcdoc_changed`. Connected to ``build-finished``.
+    """
+    if exception is not None or "sphinx_gallery_conf" not in app.config:
+        return
+    conf: dict[str, Any] = app.config.sphinx_gallery_conf
+    srcdir = Path(app.srcdir)
+    for examples_dir, gallery_dir in zip(conf["examples_dirs"], conf["gallery_dirs"], strict=True):
+        examples = (srcdir / examples_dir).resolve()
+        for script in sorted(examples.rglob("*.py")):
+            if not re.search(conf["filename_pattern"], str(script)) or re.search(
+                conf["ignore_pattern"], str(script)
+            ):
+                continue
+            page = srcdir / gallery_dir / script.relative_to(examples).with_suffix(".rst")
+            problem = _problem(page)
+            if problem:
+                logger.warning(
+                    f"example {script.relative_to(examples)} {problem}", type="tcdoc", subtype="gallery"
+                )
+    # Record what this successful build ran with; the next build compares against it.
+    (Path(app.doctreedir) / STAMP).write_text(source_digest(), encoding="utf-8")
+
+
+def _problem(page: Path) -> str | None:
+    if not page.is_file():
+        return f"has no generated page ({page.name})"
+    if not any(marker in page.read_text(encoding="utf-8") for marker in OUTPUT_MARKERS):
+        return "ran but its page shows no output"
+    cost = page.with_suffix(".cost.json")
+    seconds = json.loads(cost.read_text(encoding="utf-8"))["time"] if cost.is_file() else 0.0
+    if seconds <= 0:
+        return "shows no run time: it did not run in this or an earlier build"
+    return None

@@ -1,0 +1,862 @@
+"""Pictures of what a copy did: two tensors, their storage, version counters and autograd edge.
+
+Every picture is drawn from a :class:`Diagram`, a model built by :func:`diagram` from
+:func:`tcdoc.compare` and the tensors' own shape, strides, storage offset and byte counts;
+nothing in it is a template for a particular method. The model needs only torch, so it can be
+tested without matplotlib; :func:`draw` and :func:`draw_operations` render it with matplotlib
+(``pip install tcdoc[plot]``), imported when they are first called.
+
+>>> import torch
+>>> from tcdoc.draw import diagram
+>>> x = torch.ones(2, 3, requires_grad=True)
+>>> d = diagram(x, x.detach())
+>>> d.edge, len(d.storages), d.new_bytes
+('cut', 1, 0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+import torch
+
+import tcdoc
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "Diagram",
+    "Failure",
+    "Span",
+    "StorageBar",
+    "TensorBox",
+    "alt_text",
+    "diagram",
+    "diagrams",
+    "draw",
+    "draw_operations",
+    "draw_panels",
+]
+
+Edge = Literal["kept", "cut", "none", "same object"]
+"""What happened to the autograd edge from the result back to the source."""
+
+# Storages with at most this many elements are drawn cell by cell; their elements are listed.
+MAX_CELLS = 64
+
+
+# -- The model -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Span:
+    """The bytes of a storage that one tensor can reach.
+
+    Attributes
+    ----------
+    offset
+        First byte the tensor can touch, counted from the start of its storage.
+    extent
+        Bytes from ``offset`` to one past the last byte it can touch.
+    elements
+        Byte offset of every element the tensor touches, in increasing order, when its storage
+        has at most ``MAX_CELLS`` elements; otherwise ``None``.
+
+    """
+
+    offset: int
+    extent: int
+    elements: tuple[int, ...] | None
+
+    @property
+    def end(self) -> int:
+        """Return one past the last byte the tensor can touch, ``offset + extent``."""
+        return self.offset + self.extent
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorBox:
+    """One tensor as drawn: its metadata, and where it lies in which storage.
+
+    Attributes
+    ----------
+    name
+        ``"x"`` for the source, ``"y"`` for the result.
+    type_name, dtype, shape, strides
+        As the tensor reports them (``dtype`` without the ``torch.`` prefix).
+    requires_grad, is_leaf, grad_fn
+        Its autograd metadata, as measured by :func:`tcdoc.compare`.
+    version
+        Its version counter's value (``_version``).
+    storage
+        Index of its storage in :attr:`Diagram.storages`.
+    span
+        The bytes of that storage it reaches.
+
+    """
+
+    name: str
+    type_name: str
+    dtype: str
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    requires_grad: bool
+    is_leaf: bool
+    grad_fn: str | None
+    version: int
+    storage: int
+    span: Span
+
+    def lines(self) -> tuple[str, ...]:
+        """Return the metadata lines written in the box.
+
+        >>> import torch
+        >>> from tcdoc.draw import diagram
+        >>> diagram(torch.zeros(2), torch.zeros(2)).source.lines()[:2]
+        ('Tensor float32', 'shape (2,)')
+        """
+        return (
+            f"{self.type_name} {self.dtype}",
+            f"shape {self.shape}",
+            f"strides {self.strides}",
+            f"requires_grad={self.requires_grad}",
+            f"is_leaf={self.is_leaf}",
+            f"grad_fn={self.grad_fn}",
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class StorageBar:
+    """One storage, drawn as a bar of bytes.
+
+    Attributes
+    ----------
+    nbytes
+        Its size in bytes.
+    element_size
+        Bytes per element of the tensors drawn on it (the width of one cell).
+    users
+        Names of the tensors that use it, ``("x",)``, ``("y",)`` or ``("x", "y")``.
+
+    """
+
+    nbytes: int
+    element_size: int
+    users: tuple[str, ...]
+
+    @property
+    def shared(self) -> bool:
+        """Whether both tensors use this storage."""
+        return len(self.users) > 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagram:
+    """What one copy did, as drawn by :func:`draw`.
+
+    Attributes
+    ----------
+    code
+        The code that made ``y`` from ``x``, such as ``"x.clone()"``, or ``None``.
+    source, result
+        The boxes for ``x`` and ``y``.
+    storages
+        One bar per distinct storage: one when ``y`` uses the storage of ``x``, else two.
+    new_object
+        ``y`` is a different Python object from ``x``.
+    shares_storage
+        At least one byte of ``y`` is a byte of ``x`` (as :func:`tcdoc.compare` measured).
+    shares_version_counter
+        ``x`` and ``y`` count in-place changes on one version counter.
+    edge
+        ``"kept"`` when gradients flow from ``y`` back to ``x``; ``"cut"`` when ``x`` requires
+        grad and they do not; ``"none"`` when ``x`` has no autograd history to keep;
+        ``"same object"`` when ``y is x``.
+    new_bytes
+        Bytes of storage that ``y`` holds and ``x`` does not.
+
+    """
+
+    code: str | None
+    source: TensorBox
+    result: TensorBox
+    storages: tuple[StorageBar, ...]
+    new_object: bool
+    shares_storage: bool
+    shares_version_counter: bool
+    edge: Edge
+    new_bytes: int
+
+    @property
+    def heading(self) -> str:
+        """The picture's heading, such as ``"y = x.clone()"``."""
+        return f"y = {self.code}" if self.code else "y"
+
+
+@dataclasses.dataclass(frozen=True)
+class Failure:
+    """An operation that raised instead of returning a tensor, drawn as a panel that says so."""
+
+    code: str
+    error_type: str
+    message: str
+
+    @property
+    def heading(self) -> str:
+        """The panel's heading, such as ``"y = copy.deepcopy(x)"``."""
+        return f"y = {self.code}"
+
+
+def diagram(source: torch.Tensor, result: torch.Tensor, code: str | None = None) -> Diagram:
+    """Build the model of the picture of ``result = <code applied to> source``.
+
+    The sharing, autograd and byte facts come from :func:`tcdoc.compare`; the positions in
+    storage from each tensor's shape, strides, storage offset and element size. Neither tensor
+    is changed.
+
+    Parameters
+    ----------
+    source
+        The tensor that was copied, drawn as ``x``.
+    result
+        What the copy returned, drawn as ``y``.
+    code
+        The code that made ``result``, written with ``x``, such as ``"x.clone()"``; it titles
+        the result's box.
+
+    Returns
+    -------
+    Diagram
+        The model that :func:`draw` renders.
+
+    Raises
+    ------
+    TypeError
+        If ``source`` or ``result`` is not a tensor, or ``code`` is not a string.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from tcdoc.draw import diagram
+    >>> x = torch.arange(6.0, requires_grad=True)
+    >>> d = diagram(x, x.clone(), "x.clone()")
+    >>> d.edge, d.result.grad_fn, len(d.storages), d.new_bytes
+    ('kept', 'CloneBackward0', 2, 24)
+    >>> base = torch.arange(6.0)
+    >>> diagram(base, base[2:]).result.span.offset
+    8
+
+    """
+    report = tcdoc.compare(source, result)
+    own = tcdoc.compare(source, source)  # the source's own metadata, measured the same way
+    if code is not None and not isinstance(code, str):
+        raise TypeError(f"code must be a str or None, got {type(code).__name__}")
+    one_storage = report.new_bytes == 0 and source.device == result.device
+    source_bar = StorageBar(
+        source.untyped_storage().nbytes(), source.element_size(), ("x", "y") if one_storage else ("x",)
+    )
+    storages = (source_bar,) if one_storage else (source_bar, _bar(result, "y"))
+    edge: Edge
+    if not report.new_object:
+        edge = "same object"
+    elif report.gradient_flows_to_source:
+        edge = "kept"
+    else:
+        edge = "cut" if own.requires_grad else "none"
+    return Diagram(
+        code=code,
+        source=_box(source, "x", own, 0),
+        result=_box(result, "y", report, 0 if one_storage else 1),
+        storages=storages,
+        new_object=report.new_object,
+        shares_storage=report.shares_storage,
+        shares_version_counter=report.shares_version_counter,
+        edge=edge,
+        new_bytes=report.new_bytes,
+    )
+
+
+def diagrams(
+    operations: Iterable[str | tcdoc.Operation],
+    scenario: str | tcdoc.Scenario,
+    device: str = "cpu",
+) -> tuple[Diagram | Failure, ...]:
+    """Apply each operation to a fresh source tensor of ``scenario`` and model the result.
+
+    An operation that raises gives a :class:`Failure` with the exception's type and message;
+    warnings it emits are not shown.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For operations or a scenario that tcdoc does not know, or a single string in place of
+        a list of operations.
+
+    Examples
+    --------
+    >>> from tcdoc.draw import diagrams
+    >>> [type(d).__name__ for d in diagrams(["clone", "deepcopy"], "non_leaf")]
+    ['Diagram', 'Failure']
+
+    """
+    if isinstance(operations, str) or not isinstance(operations, Iterable):
+        raise TypeError(f"operations must be a list of names, got {type(operations).__name__}")
+    ops = [op if isinstance(op, tcdoc.Operation) else tcdoc.get_operation(op) for op in operations]
+    if not ops:
+        raise ValueError("operations is empty; name at least one operation")
+    sc = scenario if isinstance(scenario, tcdoc.Scenario) else tcdoc.get_scenario(scenario)
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+    return tuple(_diagram_of(op, sc, torch.device(device)) for op in ops)
+
+
+def alt_text(model: Diagram | Failure) -> str:
+    """State in words the facts that the picture of ``model`` shows.
+
+    >>> import torch
+    >>> from tcdoc.draw import alt_text, diagram
+    >>> x = torch.ones(3, requires_grad=True)
+    >>> print(alt_text(diagram(x, x.detach(), "x.detach()")))  # doctest: +NORMALIZE_WHITESPACE
+    y = x.detach(): a new object. x: Tensor float32, shape (3,), strides (1,), requires_grad=True,
+    is_leaf=True, grad_fn=None. y: Tensor float32, shape (3,), strides (1,), requires_grad=False,
+    is_leaf=True, grad_fn=None. Memory: one storage of 12 bytes, shared; x uses bytes 0 to 12,
+    y uses bytes 0 to 12; 0 new bytes. Version counter: shared. Autograd edge from y to x: cut.
+    """
+    if isinstance(model, Failure):
+        return f"{model.heading} raises {model.error_type}: {model.message}"
+    if not isinstance(model, Diagram):
+        raise TypeError(f"model must be a Diagram or a Failure, got {type(model).__name__}")
+    x, y = model.source, model.result
+    who = "a new object" if model.new_object else "the same object as x"
+    parts = [f"{model.heading}: {who}.", f"x: {', '.join(x.lines())}."]
+    if model.new_object:
+        parts.append(f"y: {', '.join(y.lines())}.")
+    parts.append(f"Memory: {_memory_words(model)}.")
+    parts.append(f"Version counter: {'shared' if model.shares_version_counter else 'separate'}.")
+    parts.append(f"Autograd edge from y to x: {_edge_words(model)}.")
+    return " ".join(parts)
+
+
+# -- Rendering ---------------------------------------------------------------------------------
+
+# Okabe-Ito colours, which colour-blind readers tell apart; lines and fills are mid-tones that
+# show on white and on dark backgrounds, and all text sits in light boxes of its own, in dark ink.
+COLOURS = {
+    "x": "#56B4E9",  # sky blue
+    "y": "#E69F00",  # orange
+    "kept": "#009E73",  # bluish green
+    "cut": "#D55E00",  # vermillion
+    "version": "#CC79A7",  # reddish purple
+    "line": "#8C8C8C",  # mid grey
+}
+_FILL = {"x": "#DCEFFB", "y": "#FDEBC8", "label": "#F2F2F2", "bar": "#E4E4E4", "error": "#F9DCCB"}
+_INK = "#1A1A1A"
+
+# Layout, in axes data units: the axes spans 10 wide and 6 high.
+_WIDTH, _HEIGHT = 10.0, 6.0
+_BOX_W, _BOX_BOTTOM, _BOX_TOP = 3.6, 2.35, 5.25
+_BAR_BOTTOM, _BAR_TOP, _BAR_MAX = 1.0, 1.55, 4.7
+_EDGE_Y, _VERSION_Y = 4.3, 3.0
+
+
+def draw(
+    source: torch.Tensor,
+    result: torch.Tensor,
+    code: str | None = None,
+    ax: Axes | None = None,
+) -> Figure:
+    """Draw what ``result`` shares with ``source``: boxes, storage, version counter, autograd edge.
+
+    Parameters
+    ----------
+    source, result, code
+        As for :func:`diagram`.
+    ax
+        The matplotlib axes to draw on; by default a new figure with one axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on, with a transparent background.
+
+    Raises
+    ------
+    TypeError
+        For arguments of the wrong type.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from tcdoc.draw import draw
+    >>> x = torch.ones(2, 3, requires_grad=True)
+    >>> figure = draw(x, x.clone(), "x.clone()")
+    >>> len(figure.axes)
+    1
+
+    """
+    model = diagram(source, result, code)
+    if ax is None:
+        return draw_panels([model])
+    _check_axes(ax)
+    _render(ax, model, max(bar.nbytes for bar in model.storages), fontsize=10.0)
+    return _root_figure(ax)
+
+
+def draw_operations(
+    operations: Iterable[str | tcdoc.Operation],
+    scenario: str | tcdoc.Scenario,
+    device: str = "cpu",
+    columns: int = 2,
+) -> Figure:
+    """Draw one panel per operation, each applied to a fresh source tensor of ``scenario``.
+
+    The storage bars of all panels share one scale, so their lengths compare across panels.
+    An operation that raises is drawn as a panel naming its exception.
+
+    Parameters
+    ----------
+    operations, scenario, device
+        As for :func:`diagrams`.
+    columns
+        Panels per row.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For operations, scenarios or devices tcdoc does not know, or ``columns`` below 1.
+
+    Examples
+    --------
+    >>> from tcdoc.draw import draw_operations
+    >>> len(draw_operations(["clone", "detach", "deepcopy"], "non_leaf").axes)
+    3
+
+    """
+    _check_columns(columns)
+    return draw_panels(diagrams(operations, scenario, device), columns)
+
+
+def draw_panels(
+    models: Sequence[Diagram | Failure], columns: int = 2, figure: Figure | None = None
+) -> Figure:
+    """Draw models made by :func:`diagram` or :func:`diagrams` side by side, bars on one scale.
+
+    Parameters
+    ----------
+    models
+        The panels, in reading order.
+    columns
+        Panels per row.
+    figure
+        An empty matplotlib figure to draw into (it is resized to fit the panels); by default
+        a new one from ``pyplot``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure, with a transparent background; its hidden suptitle is the
+        :func:`alt_text` of every panel, which sphinx-gallery uses as the image's alt text.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a model that is neither a :class:`Diagram` nor a :class:`Failure`, no models,
+        ``columns`` below 1, or a figure that is not an empty matplotlib figure.
+
+    Examples
+    --------
+    >>> from tcdoc.draw import diagrams, draw_panels
+    >>> len(draw_panels(diagrams(["clone", "view"], "no_grad"), columns=1).axes)
+    2
+
+    """
+    _check_columns(columns)
+    if isinstance(models, (Diagram, Failure)) or not isinstance(models, Sequence) or not models:
+        raise ValueError(f"models must be a non-empty sequence of Diagram or Failure, got {models!r}")
+    for model in models:
+        if not isinstance(model, (Diagram, Failure)):
+            raise TypeError(f"each model must be a Diagram or a Failure, got {type(model).__name__}")
+    columns = min(columns, len(models))
+    rows = -(-len(models) // columns)
+    single = len(models) == 1
+    size = (8.0, 4.4) if single else (4.2 * columns, 2.75 * rows)
+    if figure is None:
+        figure = _new_figure(size)
+    else:
+        _check_figure(figure)
+        figure.set_size_inches(size)
+        figure.patch.set_alpha(0.0)
+    figure.subplots_adjust(left=0.005, right=0.995, bottom=0.005, top=0.995, wspace=0.04, hspace=0.06)
+    full = max((bar.nbytes for m in models if isinstance(m, Diagram) for bar in m.storages), default=1)
+    fontsize = 10.0 if single else 7.0
+    # A hidden title holding the alt text: sphinx-gallery uses a figure's titles as alt text.
+    figure.suptitle(" ".join(alt_text(model) for model in models), visible=False)
+    for index, model in enumerate(models):
+        ax = figure.add_subplot(rows, columns, index + 1)
+        if isinstance(model, Failure):
+            _render_failure(ax, model, fontsize)
+        else:
+            _render(ax, model, full, fontsize)
+    return figure
+
+
+def _render(ax: Axes, model: Diagram, full: int, fontsize: float) -> None:
+    """Draw ``model`` on ``ax``; ``full`` bytes would fill the widest storage bar."""
+    _clear(ax)
+    _heading(ax, model.heading, fontsize)
+    x_box, y_box = (0.05, _WIDTH - 0.05 - _BOX_W) if model.new_object else ((_WIDTH - _BOX_W) / 2,) * 2
+    if model.new_object:
+        _tensor_box(ax, model.source, "x", x_box, fontsize)
+        _tensor_box(ax, model.result, "y", y_box, fontsize)
+    else:
+        _tensor_box(ax, model.source, "x and y: one object", x_box, fontsize)
+    _edge(ax, model, fontsize)
+    _version_counters(ax, model, fontsize)
+    scale = _BAR_MAX / max(full, 1)
+    if len(model.storages) == 1:
+        bar = model.storages[0]
+        left = (_WIDTH - bar.nbytes * scale) / 2
+        spans = [(model.source, x_box)] + ([(model.result, y_box)] if model.new_object else [])
+        _storage_bar(ax, bar, left, scale, spans, model, fontsize)
+    else:
+        _storage_bar(ax, model.storages[0], 0.05, scale, [(model.source, x_box)], model, fontsize)
+        right = _WIDTH - 0.05 - model.storages[1].nbytes * scale
+        _storage_bar(ax, model.storages[1], right, scale, [(model.result, y_box)], model, fontsize)
+
+
+def _heading(ax: Axes, text: str, fontsize: float) -> None:
+    """Write the code that made y across the top, smaller where it is long, so that it fits."""
+    size = min(fontsize + 2, 0.75 * fontsize * 60 / max(len(text), 1))
+    ax.text(
+        _WIDTH / 2,
+        _HEIGHT - 0.05,
+        text,
+        ha="center",
+        va="top",
+        fontsize=size,
+        fontweight="bold",
+        color=_INK,
+        family="monospace",
+        bbox={"boxstyle": "round,pad=0.3", "facecolor": _FILL["label"], "edgecolor": "none"},
+    )
+
+
+def _tensor_box(ax: Axes, box: TensorBox, title: str, left: float, fontsize: float) -> None:
+    from matplotlib.patches import FancyBboxPatch
+
+    ax.add_patch(
+        FancyBboxPatch(
+            (left, _BOX_BOTTOM),
+            _BOX_W,
+            _BOX_TOP - _BOX_BOTTOM,
+            boxstyle="round,pad=0,rounding_size=0.15",
+            facecolor=_FILL[box.name],
+            edgecolor=COLOURS[box.name],
+            linewidth=2.0,
+        )
+    )
+    corner = (left + 0.15, _BOX_TOP)
+    ax.annotate(
+        title,
+        corner,
+        xytext=(0, -0.6 * fontsize),
+        textcoords="offset points",
+        va="top",
+        fontsize=fontsize + 1,
+        fontweight="bold",
+        color=_INK,
+        family="monospace",
+    )
+    ax.annotate(
+        "\n".join(box.lines()),
+        corner,
+        xytext=(0, -2.6 * fontsize),
+        textcoords="offset points",
+        va="top",
+        fontsize=fontsize,
+        color=_INK,
+        family="monospace",
+        linespacing=1.3,
+    )
+
+
+def _edge(ax: Axes, model: Diagram, fontsize: float) -> None:
+    """Draw the autograd edge from y back to x: an arrow when kept, a broken line when cut."""
+    from matplotlib.patches import FancyArrowPatch
+
+    start, end, middle = _WIDTH - 0.05 - _BOX_W, 0.05 + _BOX_W, _WIDTH / 2
+    if model.edge == "kept":
+        ax.add_patch(
+            FancyArrowPatch(
+                (start, _EDGE_Y),
+                (end, _EDGE_Y),
+                arrowstyle="-|>",
+                mutation_scale=14,
+                color=COLOURS["kept"],
+                linewidth=2.5,
+            )
+        )
+        _label(ax, middle, _EDGE_Y + 0.5, f"autograd: kept\n{model.result.grad_fn}", fontsize)
+    elif model.edge == "cut":
+        for a, b in ((start, middle + 0.35), (middle - 0.35, end)):
+            ax.plot([a, b], [_EDGE_Y, _EDGE_Y], color=COLOURS["cut"], linewidth=2.5, linestyle=(0, (3, 2)))
+        ax.plot(middle, _EDGE_Y, marker="X", markersize=fontsize + 5, color=COLOURS["cut"])
+        _label(ax, middle, _EDGE_Y + 0.5, "autograd: cut", fontsize)
+    elif model.edge == "none":
+        _label(ax, middle, _EDGE_Y + 0.5, "autograd: x has\nno history", fontsize)
+    else:
+        _label(ax, middle + _BOX_W / 2 + 0.9, _EDGE_Y, "y is x:\nno copy", fontsize)
+
+
+def _version_counters(ax: Axes, model: Diagram, fontsize: float) -> None:
+    """One circle tied to both boxes when the counter is shared, one per box when not."""
+    x_edge, y_edge, middle = 0.05 + _BOX_W, _WIDTH - 0.05 - _BOX_W, _WIDTH / 2
+    size = fontsize * 2.6
+    if not model.new_object:  # one object, one counter: beside its box
+        x_edge = (_WIDTH + _BOX_W) / 2
+        spots = [(x_edge + 0.35, model.source.version)]
+        ax.plot([x_edge, x_edge + 0.35], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
+        middle, words = x_edge + 0.9, "one version\ncounter"
+    elif model.shares_version_counter:
+        ax.plot([x_edge, y_edge], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
+        spots = [(middle, model.source.version)]
+        words = "one version\ncounter"
+    else:
+        spots = [(x_edge + 0.35, model.source.version), (y_edge - 0.35, model.result.version)]
+        ax.plot([x_edge, x_edge + 0.35], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
+        ax.plot([y_edge - 0.35, y_edge], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
+        words = "two version\ncounters"
+    for where, value in spots:
+        ax.plot(
+            where,
+            _VERSION_Y,
+            marker="o",
+            markersize=size,
+            color=COLOURS["version"],
+            markeredgecolor=_INK,
+            markeredgewidth=0.8,
+        )
+        ax.text(where, _VERSION_Y, f"v{value}", ha="center", va="center", fontsize=fontsize, color=_INK)
+    _label(ax, middle, _VERSION_Y - 0.75, words, fontsize)
+
+
+def _storage_bar(
+    ax: Axes,
+    bar: StorageBar,
+    left: float,
+    scale: float,
+    spans: Sequence[tuple[TensorBox, float]],
+    model: Diagram,
+    fontsize: float,
+) -> None:
+    """Draw a bar of ``bar.nbytes`` bytes, each tensor's reach marked in its colour and joined to its box."""
+    from matplotlib.patches import Rectangle
+
+    width = max(bar.nbytes * scale, 0.05)
+    height = _BAR_TOP - _BAR_BOTTOM
+    ax.add_patch(
+        Rectangle(
+            (left, _BAR_BOTTOM),
+            width,
+            height,
+            facecolor=_FILL["bar"],
+            edgecolor=COLOURS["line"],
+            linewidth=1.2,
+        )
+    )
+    half = height / len(spans)
+    for row, (box, box_left) in enumerate(spans):
+        bottom = _BAR_TOP - half * (row + 1)
+        cells = box.span.elements if box.span.elements is not None else (box.span.offset,)
+        cell = bar.element_size if box.span.elements is not None else box.span.extent
+        for start in cells:
+            ax.add_patch(
+                Rectangle(
+                    (left + start * scale, bottom),
+                    cell * scale,
+                    half,
+                    facecolor=COLOURS[box.name],
+                    linewidth=0,
+                )
+            )
+        ax.annotate(
+            "",
+            xy=(left + (box.span.offset + box.span.extent / 2) * scale, _BAR_TOP),
+            xytext=(box_left + _BOX_W / 2, _BOX_BOTTOM),
+            arrowprops={"arrowstyle": "-|>", "color": COLOURS[box.name], "linewidth": 1.8},
+        )
+    if bar.nbytes // bar.element_size <= MAX_CELLS:
+        for k in range(1, bar.nbytes // bar.element_size):
+            x = left + k * bar.element_size * scale
+            ax.plot([x, x], [_BAR_BOTTOM, _BAR_TOP], color=COLOURS["line"], linewidth=0.5)
+    reach = "   ".join(f"{box.name}: bytes {box.span.offset}\u2013{box.span.end}" for box, _ in spans)
+    if not model.new_object:
+        words = f"storage of x, {bar.nbytes} bytes\n{reach}"
+    elif bar.shared:
+        words = f"one storage, {bar.nbytes} bytes, shared\n{reach}"
+    elif bar.users == ("y",):
+        words = f"new storage, {model.new_bytes} new bytes\n{reach}"
+    else:
+        words = f"storage of x, {bar.nbytes} bytes\n{reach}"
+    _label(ax, left + width / 2, _BAR_BOTTOM - 0.55, words, fontsize)
+
+
+def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
+    from matplotlib.patches import FancyBboxPatch
+
+    _clear(ax)
+    ax.add_patch(
+        FancyBboxPatch(
+            (0.6, 1.2),
+            _WIDTH - 1.2,
+            3.6,
+            boxstyle="round,pad=0,rounding_size=0.15",
+            facecolor=_FILL["error"],
+            edgecolor=COLOURS["cut"],
+            linewidth=2.0,
+        )
+    )
+    _heading(ax, failure.heading, fontsize)
+    ax.text(0.85, 4.55, f"raises {failure.error_type}", va="top", fontsize=fontsize + 1, color=_INK)
+    message = textwrap.shorten(failure.message, 160, placeholder=" ...")
+    ax.text(0.85, 3.85, textwrap.fill(message, 62), va="top", fontsize=fontsize - 0.5, color=_INK)
+
+
+def _label(ax: Axes, x: float, y: float, text: str, fontsize: float) -> None:
+    """Free-standing words, in a light box of their own so they read on any background."""
+    ax.text(
+        x,
+        y,
+        text,
+        ha="center",
+        va="center",
+        fontsize=fontsize,
+        color=_INK,
+        linespacing=1.25,
+        bbox={"boxstyle": "round,pad=0.25", "facecolor": _FILL["label"], "edgecolor": "none"},
+    )
+
+
+# -- Helpers -----------------------------------------------------------------------------------
+
+
+def _box(tensor: torch.Tensor, name: str, report: tcdoc.Comparison, storage: int) -> TensorBox:
+    return TensorBox(
+        name=name,
+        type_name=report.result_type,
+        dtype=str(tensor.dtype).removeprefix("torch."),
+        shape=tuple(tensor.shape),
+        strides=tuple(tensor.stride()),
+        requires_grad=report.requires_grad,
+        is_leaf=report.is_leaf,
+        grad_fn=report.grad_fn,
+        version=tensor._version,
+        storage=storage,
+        span=_span(tensor),
+    )
+
+
+def _bar(tensor: torch.Tensor, user: str) -> StorageBar:
+    return StorageBar(tensor.untyped_storage().nbytes(), tensor.element_size(), (user,))
+
+
+def _span(tensor: torch.Tensor) -> Span:
+    """Where ``tensor``'s elements lie in its storage, in bytes, from shape, strides and offset."""
+    size, start = tensor.element_size(), int(tensor.storage_offset())
+    if tensor.numel() == 0:
+        return Span(start * size, 0, ())
+    pairs = [(int(n), int(s)) for n, s in zip(tensor.shape, tensor.stride(), strict=True)]
+    low = start + sum(s * (n - 1) for n, s in pairs if s < 0)
+    high = start + sum(s * (n - 1) for n, s in pairs if s > 0)
+    elements: tuple[int, ...] | None = None
+    if tensor.untyped_storage().nbytes() // size <= MAX_CELLS:
+        offsets = {start}
+        for n, stride in pairs:
+            offsets = {o + k * stride for o in offsets for k in range(n)}
+        elements = tuple(sorted(o * size for o in offsets))
+    return Span(low * size, (high - low + 1) * size, elements)
+
+
+def _diagram_of(op: tcdoc.Operation, scenario: tcdoc.Scenario, device: torch.device) -> Diagram | Failure:
+    source = scenario.build(device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tcdoc.probe records warnings; a picture does not show them
+        try:
+            result = op.apply(source)
+        except Exception as exc:  # noqa: BLE001 - the operation's error is what the panel shows
+            return Failure(op.code, type(exc).__name__, str(exc))
+    return diagram(source, result, op.code)
+
+
+def _memory_words(model: Diagram) -> str:
+    reach = ", ".join(
+        f"{box.name} uses bytes {box.span.offset} to {box.span.end}" for box in (model.source, model.result)
+    )
+    if len(model.storages) == 1:
+        shared = "shared" if model.shares_storage else "used by both, with no byte in common"
+        return f"one storage of {model.storages[0].nbytes} bytes, {shared}; {reach}; 0 new bytes"
+    x_bar, y_bar = model.storages
+    return (
+        f"two storages, x's of {x_bar.nbytes} bytes and y's own of {y_bar.nbytes} bytes; "
+        f"{reach}; {model.new_bytes} new bytes"
+    )
+
+
+def _edge_words(model: Diagram) -> str:
+    if model.edge == "kept":
+        return f"kept, gradients flow back to x through {model.result.grad_fn}"
+    if model.edge == "none":
+        return "none, x has no autograd history"
+    if model.edge == "same object":
+        return "none needed, y is x"
+    return "cut"
+
+
+def _new_figure(size: tuple[float, float]) -> Figure:
+    """Make a transparent pyplot figure (pyplot's, so that notebooks and sphinx-gallery show it)."""
+    import matplotlib.pyplot as plt
+
+    figure = plt.figure(figsize=size)
+    figure.patch.set_alpha(0.0)
+    return figure
+
+
+def _root_figure(ax: Axes) -> Figure:
+    from matplotlib.figure import Figure
+
+    parent = ax.figure
+    return parent if isinstance(parent, Figure) else parent.figure
+
+
+def _clear(ax: Axes) -> None:
+    ax.set_xlim(0, _WIDTH)
+    ax.set_ylim(0, _HEIGHT)
+    ax.set_axis_off()
+    ax.patch.set_alpha(0.0)
+
+
+def _check_axes(ax: object) -> None:
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+
+
+def _check_columns(columns: object) -> None:
+    if not isinstance(columns, int) or isinstance(columns, bool) or columns < 1:
+        raise ValueError(f"columns must be a positive int, got {columns!r}")
+
+
+def _check_figure(figure: object) -> None:
+    from matplotlib.figure import Figure
+
+    if not isinstance(figure, Figure):
+        raise TypeError(f"figure must be a matplotlib Figure or None, got {type(figure).__name__}")
+    if figure.axes:
+        raise ValueError("figure must be empty; it already has axes")

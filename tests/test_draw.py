@@ -1,0 +1,308 @@
+"""tcdoc.draw: the model behind each picture agrees with compare and with the tensors themselves."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import matplotlib
+import pytest
+import torch
+
+import tcdoc
+from tcdoc import draw
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
+
+CORE = ["clone", "detach", "detach_clone", "deepcopy", "data", "copy"]
+SCENARIOS = ["leaf_requires_grad", "non_leaf", "no_grad", "strided_view"]
+
+
+def made(operation: str, scenario: str) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """A fresh source and the operation's result, or None where the operation raises."""
+    source = tcdoc.get_scenario(scenario).build(torch.device("cpu"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return source, tcdoc.get_operation(operation).apply(source)
+        except RuntimeError:
+            return None
+
+
+def element_offsets(tensor: torch.Tensor) -> tuple[int, ...]:
+    """Byte offsets of the elements of ``tensor`` in its storage, found by torch's own as_strided."""
+    count = tensor.untyped_storage().nbytes() // tensor.element_size()
+    index = torch.arange(count).as_strided(tensor.shape, tensor.stride(), tensor.storage_offset())
+    return tuple(int(i) * tensor.element_size() for i in index.unique().tolist())
+
+
+def snapshot(tensor: torch.Tensor) -> tuple[object, ...]:
+    grad = tensor.grad if tensor.is_leaf else None
+    return (
+        tensor.detach().clone(),
+        None if grad is None else grad.clone(),
+        tensor._version,
+        tensor.requires_grad,
+        dict(vars(tensor)),
+    )
+
+
+def same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return all(
+        torch.equal(x, y) if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) else x == y
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+# -- The model against compare and against the tensors --------------------------------------
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("operation", CORE)
+def test_model_draws_what_compare_measured(operation, scenario):
+    pair = made(operation, scenario)
+    if pair is None:
+        pytest.skip(f"{operation} raises on {scenario}; see test_a_raising_operation_is_a_failure_panel")
+    source, result = pair
+    report = tcdoc.compare(source, result)
+    model = draw.diagram(source, result, tcdoc.get_operation(operation).code)
+
+    assert model.shares_storage == report.shares_storage
+    assert model.shares_version_counter == report.shares_version_counter
+    assert model.new_bytes == report.new_bytes
+    assert model.new_object == report.new_object
+    if report.gradient_flows_to_source:
+        assert model.edge == "kept"
+    else:
+        assert model.edge == ("cut" if source.requires_grad else "none")
+    assert (model.result.requires_grad, model.result.is_leaf) == (result.requires_grad, result.is_leaf)
+    assert model.result.grad_fn == (None if result.grad_fn is None else type(result.grad_fn).__name__)
+    assert model.result.type_name == type(result).__name__
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("operation", CORE)
+def test_storage_bars_and_spans_match_the_tensors(operation, scenario):
+    pair = made(operation, scenario)
+    if pair is None:
+        pytest.skip(f"{operation} raises on {scenario}")
+    source, result = pair
+    model = draw.diagram(source, result)
+    one = result.untyped_storage().data_ptr() == source.untyped_storage().data_ptr()
+
+    assert len(model.storages) == (1 if one else 2)
+    assert model.storages[0].users == (("x", "y") if one else ("x",))
+    for box, tensor in ((model.source, source), (model.result, result)):
+        bar = model.storages[box.storage]
+        assert bar.nbytes == tensor.untyped_storage().nbytes()
+        assert box.span.elements == element_offsets(tensor)
+        assert box.span.offset == min(box.span.elements)
+        assert box.span.end == max(box.span.elements) + tensor.element_size()
+        assert (box.shape, box.strides) == (tuple(tensor.shape), tuple(tensor.stride()))
+    if not one:
+        assert model.storages[1].nbytes == model.new_bytes
+
+
+def test_a_view_with_an_offset_is_marked_where_it_starts():
+    base = torch.arange(8.0)
+    model = draw.diagram(base, base[2:5], "x[2:5]")
+    assert len(model.storages) == 1
+    assert model.storages[0].shared
+    assert model.shares_storage
+    assert (model.result.span.offset, model.result.span.extent) == (2 * 4, 3 * 4)
+    assert (model.source.span.offset, model.source.span.extent) == (0, 8 * 4)
+    assert model.new_bytes == 0
+
+
+def test_interleaved_slices_are_one_storage_with_no_byte_in_common():
+    base = torch.arange(8.0)
+    model = draw.diagram(base[0::2], base[1::2])
+    assert len(model.storages) == 1
+    assert not model.shares_storage
+    assert set(model.source.span.elements or ()).isdisjoint(model.result.span.elements or ())
+    assert "no byte in common" in draw.alt_text(model)
+
+
+def test_the_same_object_is_one_box():
+    x = torch.ones(3, requires_grad=True)
+    model = draw.diagram(x, x.contiguous(), "x.contiguous()")
+    assert model.edge == "same object"
+    assert not model.new_object
+    figure = draw.draw(x, x.contiguous(), "x.contiguous()")
+    assert len(boxes(figure.axes[0])) == 1
+
+
+def test_a_large_storage_lists_no_elements():
+    x = torch.zeros(draw.MAX_CELLS + 1)
+    model = draw.diagram(x, x.clone())
+    assert model.source.span.elements is None
+    assert (model.source.span.offset, model.source.span.extent) == (0, x.untyped_storage().nbytes())
+
+
+def test_a_raising_operation_is_a_failure_panel():
+    (model,) = draw.diagrams(["deepcopy"], "non_leaf")
+    assert isinstance(model, draw.Failure)
+    row = tcdoc.probe("deepcopy", "non_leaf")
+    assert row.error is not None
+    assert (model.error_type, model.message) == (row.error.type, row.error.message)
+    assert draw.alt_text(model).startswith(f"y = copy.deepcopy(x) raises {row.error.type}")
+
+
+# -- Alt text -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("operation", CORE)
+def test_alt_text_states_the_facts_of_the_model(operation):
+    source, result = made(operation, "leaf_requires_grad") or pytest.fail("no result")
+    model = draw.diagram(source, result, tcdoc.get_operation(operation).code)
+    text = draw.alt_text(model)
+    assert text.startswith(model.heading)
+    assert f"Version counter: {'shared' if model.shares_version_counter else 'separate'}." in text
+    assert f"Autograd edge from y to x: {model.edge}" in text
+    assert f"{model.new_bytes} new bytes" in text
+    assert ("one storage" if len(model.storages) == 1 else "two storages") in text
+    for line in (*model.source.lines(), *model.result.lines()):
+        assert line in text
+
+
+# -- Rendering ----------------------------------------------------------------------------------
+
+
+def boxes(ax) -> list[FancyBboxPatch]:
+    colours = {to_rgba(draw.COLOURS[name]) for name in ("x", "y")}
+    return [p for p in ax.patches if isinstance(p, FancyBboxPatch) and p.get_edgecolor() in colours]
+
+
+def cells(ax, name: str) -> int:
+    colour = to_rgba(draw.COLOURS[name])
+    return sum(1 for p in ax.patches if isinstance(p, Rectangle) and p.get_facecolor() == colour)
+
+
+@pytest.mark.parametrize("operation", CORE)
+def test_draw_renders_the_model(operation):
+    source, result = made(operation, "leaf_requires_grad") or pytest.fail("no result")
+    model = draw.diagram(source, result)
+    figure = draw.draw(source, result)
+    assert isinstance(figure, Figure)
+    (ax,) = figure.axes
+    assert len(boxes(ax)) == 2
+    assert cells(ax, "x") == len(model.source.span.elements or ())
+    assert cells(ax, "y") == len(model.result.span.elements or ())
+    kept = to_rgba(draw.COLOURS["kept"])
+    arrows = [p for p in ax.patches if isinstance(p, FancyArrowPatch) and p.get_edgecolor() == kept]
+    assert len(arrows) == (1 if model.edge == "kept" else 0)
+    cut_marks = [line for line in ax.lines if line.get_marker() == "X"]
+    assert len(cut_marks) == (1 if model.edge == "cut" else 0)
+    version_spots = [line for line in ax.lines if line.get_marker() == "o"]
+    assert len(version_spots) == (1 if model.shares_version_counter else 2)
+    figure.canvas.draw()  # renders without error
+    plt.close(figure)
+
+
+def test_draw_on_given_axes_returns_its_figure():
+    figure = Figure()
+    ax = figure.add_subplot()
+    x = torch.ones(2)
+    assert draw.draw(x, x.clone(), ax=ax) is figure
+
+
+def test_draw_operations_makes_one_panel_each():
+    figure = draw.draw_operations(["clone", "detach", "deepcopy"], "non_leaf", columns=3)
+    assert len(figure.axes) == 3
+    texts = [t.get_text() for t in figure.axes[2].texts]
+    assert "raises RuntimeError" in texts
+    figure.canvas.draw()
+    plt.close(figure)
+
+
+def test_draw_panels_into_a_given_figure():
+    figure = Figure()
+    assert draw.draw_panels(draw.diagrams(CORE, "leaf_requires_grad"), 2, figure) is figure
+    assert len(figure.axes) == len(CORE)
+    assert tuple(figure.get_size_inches()) == (8.4, 8.25)
+
+
+def test_drawing_leaves_the_tensors_alone():
+    source = tcdoc.get_scenario("leaf_requires_grad").build(torch.device("cpu"))
+    result = source.clone()
+    before = snapshot(source), snapshot(result)
+    draw.diagram(source, result)
+    plt.close(draw.draw(source, result))
+    assert same(snapshot(source), before[0])
+    assert same(snapshot(result), before[1])
+
+
+# -- Bad arguments ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: draw.diagram([1.0], torch.ones(1)), TypeError, "source must be a torch.Tensor, got list"),
+        (lambda: draw.diagram(torch.ones(1), 2), TypeError, "result must be a torch.Tensor, got int"),
+        (lambda: draw.diagram(torch.ones(1), torch.ones(1), 3), TypeError, "code must be a str"),
+        (lambda: draw.diagrams("clone", "no_grad"), TypeError, "operations must be a list"),
+        (lambda: draw.diagrams(["nope"], "no_grad"), ValueError, "unknown operation 'nope'"),
+        (lambda: draw.diagrams(["clone"], "nope"), ValueError, "unknown scenario 'nope'"),
+        (lambda: draw.diagrams([], "no_grad"), ValueError, "operations is empty"),
+        (lambda: draw.diagrams(["clone"], "no_grad", "tpu"), ValueError, "device must be"),
+        (lambda: draw.draw(torch.ones(1), torch.ones(1), ax="left"), TypeError, "ax must be"),
+        (lambda: draw.draw_operations(["clone"], "no_grad", columns=0), ValueError, "columns must"),
+        (lambda: draw.draw_panels([]), ValueError, "models must be a non-empty"),
+        (lambda: draw.draw_panels([3]), TypeError, "each model must be"),
+        (lambda: draw.alt_text("x"), TypeError, "model must be a Diagram or a Failure, got str"),
+    ],
+)
+def test_bad_arguments_are_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_draw_panels_wants_an_empty_figure():
+    figure = Figure()
+    figure.add_subplot()
+    with pytest.raises(ValueError, match="figure must be empty"):
+        draw.draw_panels(draw.diagrams(["clone"], "no_grad"), figure=figure)
+
+
+def test_the_core_package_does_not_import_matplotlib():
+    import subprocess
+    import sys
+
+    code = "import sys, tcdoc, tcdoc.draw; print('matplotlib' in sys.modules)"
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert output.stdout.strip() == "False"
+
+
+# -- The Sphinx directive ------------------------------------------------------------------------
+
+
+def test_directive_writes_an_image_with_alt_text_outside_the_sources(tmp_path):
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
+    (source / "index.rst").write_text(
+        "Pictures\n========\n\n.. tcdoc-diagram::\n   :operations: clone detach\n   :scenario: no_grad\n"
+    )
+    out = tmp_path / "out"
+    warnings_seen = io.StringIO()
+    with docutils_namespace():  # keep this app's registrations to itself
+        app = Sphinx(source, source, out, out / ".doctrees", "html", status=None, warning=warnings_seen)
+        app.build()
+    assert warnings_seen.getvalue() == ""
+    images = list((out / "_images").glob("tcdoc-diagram-*.png"))
+    assert len(images) == 1
+    html = (out / "index.html").read_text()
+    assert images[0].name in html
+    for model in draw.diagrams(["clone", "detach"], "no_grad"):
+        first_sentences = draw.alt_text(model).split(" Memory:")[0]
+        assert first_sentences in html
+    assert sorted(p.name for p in source.iterdir()) == ["conf.py", "index.rst"]

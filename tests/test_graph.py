@@ -1,0 +1,114 @@
+"""tcdoc.graph_memory: nodes and saved bytes of a graph, measured; input checked; tensors left alone."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import tcdoc
+
+
+def nbytes(*tensors: torch.Tensor) -> int:
+    return sum(t.untyped_storage().nbytes() for t in tensors)
+
+
+def test_a_tensor_without_history_holds_nothing():
+    x = torch.ones(3, requires_grad=True)
+    assert tcdoc.graph_memory(x) == tcdoc.GraphMemory(nodes=0, storages=0, saved_bytes=0, freed=0)
+    assert tcdoc.graph_memory((x * 2).detach()).nodes == 0
+
+
+def test_counts_the_inputs_a_multiplication_saves():
+    w = torch.randn(5, requires_grad=True)
+    x = torch.randn(5, requires_grad=True)
+    report = tcdoc.graph_memory(w * x)
+    assert report.nodes == 3  # MulBackward0 and the two AccumulateGrad nodes
+    assert report.storages == 2
+    assert report.saved_bytes == nbytes(w, x)
+    assert report.freed == 0
+
+
+def test_saves_only_what_a_needed_gradient_uses():
+    w = torch.randn(5, requires_grad=True)
+    x = torch.randn(50)[:5]
+    report = tcdoc.graph_memory(w * x)  # w's gradient needs x; x needs none
+    assert report.storages == 1
+    assert report.saved_bytes == nbytes(x)
+
+
+def test_a_tensor_saved_twice_is_counted_once():
+    x = torch.randn(7, requires_grad=True)
+    report = tcdoc.graph_memory(x * x)
+    assert report.storages == 1
+    assert report.saved_bytes == nbytes(x)
+
+
+def test_a_saved_slice_holds_its_whole_storage():
+    big = torch.randn(1000)
+    w = torch.randn(10, requires_grad=True)
+    report = tcdoc.graph_memory(w * big[:10])
+    assert report.saved_bytes == nbytes(big)
+    assert report.saved_bytes > big[:10].numel() * big.element_size()
+
+
+def test_accumulating_losses_grows_the_graph_and_detaching_does_not():
+    w = torch.randn(4, 4, requires_grad=True)
+    kept = torch.zeros(())
+    cut = torch.zeros(())
+    sizes = []
+    for _ in range(3):
+        loss = (w @ torch.randn(4, 4)).square().sum()
+        kept = kept + loss
+        cut = cut + loss.detach()
+        sizes.append(tcdoc.graph_memory(kept))
+    assert sizes[0].nodes < sizes[1].nodes < sizes[2].nodes
+    assert sizes[0].saved_bytes < sizes[1].saved_bytes < sizes[2].saved_bytes
+    assert tcdoc.graph_memory(cut).nodes == 0
+
+
+def test_backward_frees_the_saved_tensors_but_the_nodes_stay():
+    w = torch.randn(6, requires_grad=True)
+    y = (w * torch.randn(6)).sin().sum()
+    before = tcdoc.graph_memory(y)
+    y.backward()
+    after = tcdoc.graph_memory(y)
+    assert before.saved_bytes > 0
+    assert before.freed == 0
+    assert after.nodes == before.nodes
+    assert after.saved_bytes == 0
+    assert after.storages == 0
+    assert after.freed > 0
+
+
+def test_counts_what_a_custom_function_saves():
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):  # type: ignore[no-untyped-def]
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):  # type: ignore[no-untyped-def]
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+
+    x = torch.randn(9, requires_grad=True)
+    report = tcdoc.graph_memory(Square.apply(x))
+    assert report.storages == 1
+    assert report.saved_bytes == nbytes(x)
+
+
+def test_leaves_the_tensor_alone():
+    w = torch.randn(3, requires_grad=True)
+    y = w * 2
+    state = (y._version, w._version, y.requires_grad, w.grad)
+    tcdoc.graph_memory(y)
+    assert (y._version, w._version, y.requires_grad, w.grad) == state
+    y.sum().backward()  # the graph still works
+    assert torch.equal(w.grad, torch.full((3,), 2.0))
+
+
+@pytest.mark.parametrize("value", [None, 1.0, [torch.ones(1)]])
+def test_rejects_what_is_not_a_tensor(value):
+    with pytest.raises(TypeError, match=r"tensor must be a torch\.Tensor, got"):
+        tcdoc.graph_memory(value)
