@@ -96,6 +96,9 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "show_signature": False,
     "reference_url": {"tcdoc": None},
+    # "Examples using this" mini-galleries on the API page, for tcdoc's public functions.
+    "doc_module": ("tcdoc",),
+    "backreferences_dir": "gen_modules/backreferences",
 }
 
 # -- Options for HTML output -----------------------------------------------------------------
