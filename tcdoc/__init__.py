@@ -35,35 +35,6 @@ from tcdoc._registry import (
     scenarios,
 )
 
-# Document and pickle the public objects under the package name, not their private modules.
-for _name in (
-    "Comparison",
-    "CellChange",
-    "Environment",
-    "ErrorInfo",
-    "GraphMemory",
-    "Matrix",
-    "Operation",
-    "ProbeResult",
-    "Scenario",
-    "WarningInfo",
-    "answers",
-    "compare",
-    "cuda_available",
-    "diff",
-    "environment",
-    "get_operation",
-    "get_scenario",
-    "graph_memory",
-    "matrix",
-    "operations",
-    "probe",
-    "scenarios",
-    "shares_memory",
-):
-    globals()[_name].__module__ = __name__
-del _name
-
 try:
     __version__ = version("tcdoc")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree that is not installed
@@ -97,3 +68,10 @@ __all__ = [
     "scenarios",
     "shares_memory",
 ]
+
+# Document and pickle the public functions and classes under the package name, not their
+# private modules.
+for _name in __all__:
+    if callable(globals()[_name]):
+        globals()[_name].__module__ = __name__
+del _name
