@@ -2,6 +2,8 @@
 
 Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
 each copy costs (``nox -s bench``, minutes); docs-gpu builds on a CUDA machine, GPU examples required.
+browser and downloads read the site that docs built as a reader would: in headless Chromium, and by
+running every download (CI runs them after docs).
 PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold): pip
 arguments, for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests`` or, for the CPU wheel from
 PyTorch's own index, ``TCDOC_TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"``.
@@ -125,6 +127,28 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "tcdoc.bench", "--full", "--out", str(out), *session.posargs)
 
 
+@nox.session(default=False)
+def browser(session: nox.Session) -> None:
+    """Read the built site in headless Chromium (Debian's /usr/bin/chromium) and take screenshots."""
+    require_site(session)
+    session.install(*shlex.split(TORCH))  # the tests ask torch whether the GPU examples could run here
+    session.install(*nox.project.dependency_groups(PYPROJECT, "browser"))
+    session.run("pytest", "tests/browser", *session.posargs)
+    session.log(f"Screenshots in {DOCS / '_build' / 'screenshots'}")
+
+
+@nox.session(default=False)
+def downloads(session: nox.Session) -> None:
+    """Run every downloadable example and notebook in a new environment of torch and tcdoc's wheel."""
+    require_site(session)
+    session.install(*nox.project.dependency_groups(PYPROJECT, "downloads"))
+    # The environments it makes (over 1 GB) go in this session's folder, replaced on each run.
+    basetemp = Path(session.create_tmp()) / "pytest"
+    session.run(
+        "pytest", "tests/downloads", f"--basetemp={basetemp}", *session.posargs, env={"TCDOC_TORCH": TORCH}
+    )
+
+
 # -- Helpers ---------------------------------------------------------------------------------
 
 
@@ -132,6 +156,12 @@ def install(session: nox.Session, group: str) -> None:
     """Install the chosen torch first, so that tcdoc's own ``torch`` requirement is already met."""
     session.install(*shlex.split(TORCH))
     session.install("-e", ".", *nox.project.dependency_groups(PYPROJECT, group))
+
+
+def require_site(session: nox.Session) -> None:
+    """Stop with what to do when there is no built site to test."""
+    if not (HTML / "index.html").is_file():
+        session.error(f"No built site at {HTML}: run `python -m nox -s docs` first.")
 
 
 def sphinx_build() -> list[str]:

@@ -1,0 +1,238 @@
+"""The built site, served on 127.0.0.1, and a headless Chromium that reads it as a reader would.
+
+These tests run only when asked for by path (``pytest tests/browser``, ``nox -s browser``): the default
+run skips the folder (``norecursedirs`` in pyproject.toml). They need a built site
+(``nox -s docs``) and Debian's Chromium at ``/usr/bin/chromium`` (``TCDOC_CHROMIUM`` names another).
+Playwright drives that browser; it never downloads one of its own.
+
+Every page a test opens is watched: a console error, an uncaught exception or a request to any host
+but this machine fails the test, with the page named. Requests that would leave the machine are not sent.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Route,
+    sync_playwright,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = Path(os.environ.get("TCDOC_HTML", ROOT / "docs" / "_build" / "html"))
+SCREENSHOTS = HTML.parent / "screenshots"
+GALLERY = "auto_examples"
+CHROMIUM = os.environ.get("TCDOC_CHROMIUM", "/usr/bin/chromium")
+# Root needs --no-sandbox; the rest keep Chromium from calling home (updates, sync, field trials).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-features=Translate,OptimizationHints,MediaRouter",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Pages sphinx-gallery writes into a gallery folder that are not examples.
+NOT_EXAMPLES = {"index.html", "sg_execution_times.html"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Stop at once, with what to do, when there is no site or no browser to test."""
+    if not (HTML / "index.html").is_file():
+        raise pytest.UsageError(f"No built site at {HTML}: build it first with `python -m nox -s docs`.")
+    if not Path(CHROMIUM).is_file():
+        raise pytest.UsageError(
+            f"No Chromium at {CHROMIUM}: install Debian's (`apt-get install chromium chromium-driver`)."
+        )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Give a test that takes ``gallery_page`` each example page of the built gallery in turn."""
+    if "gallery_page" in metafunc.fixturenames:
+        metafunc.parametrize("gallery_page", gallery_pages())
+
+
+def gallery_pages() -> list[str]:
+    """Return the example pages of the built gallery, sub-galleries included, as site paths."""
+    pages = sorted((HTML / GALLERY).rglob("*.html"))
+    return [p.relative_to(HTML).as_posix() for p in pages if p.name not in NOT_EXAMPLES]
+
+
+def example_scripts() -> list[str]:
+    """Return every script in examples/, as the gallery page it should have (``auto_examples/x.html``)."""
+    examples = ROOT / "examples"
+    return sorted(
+        f"{GALLERY}/{p.relative_to(examples).with_suffix('.html').as_posix()}" for p in examples.rglob("*.py")
+    )
+
+
+def gpu_gated(page_path: str) -> bool:
+    """Return whether this build left the page unrun: a GPU example on a machine without CUDA."""
+    return page_path.startswith(f"{GALLERY}/gpu/") and not cuda_available()
+
+
+@functools.cache
+def cuda_available() -> bool:
+    """Ask torch, in a process of its own, whether this machine has a CUDA device."""
+    code = "import torch; print(torch.cuda.is_available())"
+    answer = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return answer.stdout.strip() == "True"
+
+
+@pytest.fixture(scope="session")
+def html() -> Path:
+    """The folder of the built site."""
+    return HTML
+
+
+@pytest.fixture(scope="session")
+def pages() -> list[str]:
+    """The example pages of the built gallery, as site paths (``auto_examples/plot_01_clone.html``)."""
+    return gallery_pages()
+
+
+@pytest.fixture(scope="session")
+def scripts() -> list[str]:
+    """The gallery page each script in examples/ should have."""
+    return example_scripts()
+
+
+@pytest.fixture(scope="session")
+def gated() -> Callable[[str], bool]:
+    """Tell whether this build left a page unrun (a GPU example on a machine without CUDA)."""
+    return gpu_gated
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where the pictures for review go: docs/_build/screenshots."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+# -- Serving the site ------------------------------------------------------------------------
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """Serve the built HTML on a free port of 127.0.0.1 for the whole run; yield its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(HTML))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+# -- The browser -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless; Playwright gives it a fresh profile in a temporary folder."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@dataclass
+class Watch:
+    """What went wrong on the pages of one test: console errors, page errors, foreign requests."""
+
+    problems: list[str] = field(default_factory=list)
+
+    def attach(self, context: BrowserContext) -> None:
+        context.route("**/*", self._route)
+        context.on("page", self._watch_page)
+
+    def _route(self, route: Route) -> None:
+        url = route.request.url
+        if urlsplit(url).hostname in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.problems.append(f"{self._origin(route)}: request leaves localhost: {url}")
+            route.abort()
+
+    def _watch_page(self, page: Page) -> None:
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                where = self._where(page.url)
+                self.problems.append(f"{where}: console error: {message.text} ({message.location['url']})")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda e: self.problems.append(f"{self._where(page.url)}: uncaught {e}"))
+
+    @classmethod
+    def _origin(cls, route: Route) -> str:
+        try:
+            return cls._where(route.request.frame.url)
+        except Exception:  # noqa: BLE001 (a worker's request has no frame)
+            return "a worker"
+
+    @staticmethod
+    def _where(url: str) -> str:
+        path = urlsplit(url).path.lstrip("/")
+        return path or "index.html"
+
+
+def _context(browser: Browser, viewport: dict[str, int], **options: Any) -> Iterator[Page]:
+    watch = Watch()
+    context = browser.new_context(viewport=viewport, color_scheme="light", **options)  # type: ignore[arg-type]
+    watch.attach(context)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+    if watch.problems:
+        pytest.fail("\n".join(watch.problems), pytrace=False)
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A desktop-sized tab; at the end of the test, fail on any console error or foreign request."""
+    yield from _context(browser, DESKTOP, accept_downloads=True)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone-sized tab with touch, watched like ``page``."""
+    yield from _context(browser, PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)

@@ -1,0 +1,231 @@
+"""The built site in a real browser: what a reader sees, clicks and downloads.
+
+Each gallery page is found in the built site, not listed here; only the landing page, the matrix
+page and the search are named. The fixtures (conftest.py) fail a test whose pages log a console
+error or try to reach another host.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+from playwright.sync_api import Locator, Page
+
+# What sphinx-gallery writes for a cell's output: text, an HTML repr, a figure.
+OUTPUT = ".sphx-glr-script-out, div.output_subarea, img.sphx-glr-single-img, img.sphx-glr-multi-img"
+GALLERY = "auto_examples"
+CODE_CELL = "div.highlight-Python"
+DOWNLOAD = "a.reference.download"
+MATRIX = "reference/matrix.html"
+
+
+def open_page(page: Page, site: str, path: str) -> None:
+    response = page.goto(urljoin(site, path), wait_until="load")
+    assert response is not None, f"{path}: no response"
+    assert response.ok, f"{path}: HTTP {response.status}"
+
+
+def site_path(html: Path, url: str) -> Path:
+    """Return the file under the built HTML that a URL of the local server names."""
+    return html / unquote(urlsplit(url).path).lstrip("/")
+
+
+def luminance(css_colour: str) -> float:
+    """Return the brightness (0 black, 1 white) of a computed ``rgb(...)`` or ``rgba(...)`` colour."""
+    numbers = css_colour[css_colour.index("(") + 1 : css_colour.index(")")].split(",")
+    red, green, blue = (float(n) / 255 for n in numbers[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def background(page: Page) -> float:
+    return luminance(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+
+
+# -- The site as a whole -----------------------------------------------------------------------
+
+
+def test_every_example_has_a_gallery_page(scripts: list[str], pages: list[str]) -> None:
+    missing = sorted(set(scripts) - set(pages))
+    assert not missing, f"examples without a page in the built site: {missing}"
+
+
+def test_landing_page_shows_the_property_table(page: Page, site: str) -> None:
+    open_page(page, site, "index.html")
+    table = page.locator("table.tcdoc-summary").first
+    assert table.is_visible(), "index.html: the property table is not visible"
+    headers = table.locator("thead th").all_inner_texts()
+    assert len(headers) >= 3, f"index.html: the property table has headers {headers}"
+    first_column = table.locator("tbody tr td:first-child").all_inner_texts()
+    for method in ("x.clone()", "x.detach()", "copy.deepcopy(x)"):
+        assert method in first_column, f"index.html: the property table has no row for {method}"
+    for row in table.locator("tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        assert len(cells) == len(headers), f"index.html: row {cells} does not fill the headers {headers}"
+        assert all(cell.strip() for cell in cells), f"index.html: row {cells} has an empty cell"
+
+
+def test_search_finds_deepcopy(page: Page, site: str) -> None:
+    open_page(page, site, "index.html")
+    box = page.locator("input.sidebar-search")
+    box.fill("deepcopy")
+    box.press("Enter")
+    page.wait_for_url("**/search.html?q=deepcopy*")
+    results = page.locator("#search-results ul.search li")
+    results.first.wait_for(timeout=15_000)
+    titles = results.locator("a").all_inner_texts()
+    found = any("deepcopy" in title.lower() for title in titles)
+    assert found, f"search.html: no result for deepcopy among {titles}"
+
+
+def test_theme_toggle_switches_to_dark(page: Page, site: str) -> None:
+    open_page(page, site, "index.html")
+    assert background(page) > 0.8, "index.html: the page does not start light"
+    toggle = page.locator("button.theme-toggle:visible").first
+    for _ in range(3):  # furo cycles through auto, dark and light
+        toggle.click()
+        if page.evaluate("document.body.dataset.theme") == "dark":
+            break
+    assert page.evaluate("document.body.dataset.theme") == "dark", "index.html: the toggle never chose dark"
+    page.wait_for_timeout(300)  # let a colour transition finish before reading the colour
+    assert background(page) < 0.2, "index.html: the theme is dark but the background is not"
+    page.reload()
+    assert page.evaluate("document.body.dataset.theme") == "dark", "index.html: dark is not kept on reload"
+
+
+def test_navigation_works_on_a_phone(phone: Page, site: str) -> None:
+    open_page(phone, site, "index.html")
+    width = phone.viewport_size["width"] if phone.viewport_size else 0
+    scroll_width = phone.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width, f"index.html: {scroll_width}px wide on a {width}px phone"
+    drawer = phone.locator(".sidebar-drawer")
+    box = drawer.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 0, "index.html: the navigation covers the page on a phone"
+    phone.locator("label.nav-overlay-icon").click()
+    phone.wait_for_function(
+        "document.querySelector('.sidebar-drawer').getBoundingClientRect().left >= 0", timeout=5_000
+    )
+    link = drawer.locator(".sidebar-tree a.reference").first
+    assert link.is_visible(), "index.html: the opened navigation shows no link"
+    href = link.get_attribute("href")
+    assert href
+    link.click()
+    phone.wait_for_load_state()
+    assert phone.url == urljoin(urljoin(site, "index.html"), href), f"index.html: {href} led to {phone.url}"
+    assert phone.locator("article h1").first.is_visible(), f"{href}: no title on a phone"
+
+
+def test_matrix_page_has_a_table(page: Page, site: str) -> None:
+    open_page(page, site, MATRIX)
+    table = page.locator("article table").first
+    assert table.is_visible(), f"{MATRIX}: no visible table"
+    assert table.locator("tbody tr").count() > 0, f"{MATRIX}: the table has no rows"
+
+
+# -- Every gallery page --------------------------------------------------------------------------
+
+
+def test_gallery_page_shows_its_output(
+    page: Page, site: str, gallery_page: str, gated: Callable[[str], bool]
+) -> None:
+    path = gallery_page
+    open_page(page, site, path)
+    cells = page.locator(f"article {CODE_CELL}")
+    assert cells.count() > 0, f"{path}: no code"
+    outputs = page.locator(f"article :is({OUTPUT})")
+    if gated(path):
+        note = page.locator("article .admonition", has_text="CUDA")
+        assert note.count() > 0, f"{path}: a GPU example not run here, with no note mentioning CUDA"
+        assert outputs.count() == 0, f"{path}: a GPU example not run here shows output"
+    else:
+        assert outputs.count() > 0, f"{path}: no output block"
+        assert outputs.first.is_visible(), f"{path}: the output is not visible"
+
+
+def test_gallery_page_has_copy_buttons(page: Page, site: str, gallery_page: str) -> None:
+    path = gallery_page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.rstrip("/"))
+    open_page(page, site, path)
+    cells = page.locator(f"article {CODE_CELL}")
+    assert cells.count() > 0, f"{path}: no code"
+    for i in range(cells.count()):
+        buttons = cells.nth(i).locator("button.copybtn").count()
+        assert buttons == 1, f"{path}: code cell {i + 1} has {buttons} copy buttons, not one"
+    first = cells.first
+    first.hover()
+    first.locator("button.copybtn").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    shown = first.locator("pre").inner_text()
+    assert copied.strip() == shown.strip(), f"{path}: the copy button copied {copied!r}, not the code"
+
+
+def test_gallery_downloads_return_the_files(page: Page, site: str, html: Path, gallery_page: str) -> None:
+    path = gallery_page
+    open_page(page, site, path)
+    links = page.locator(f"article {DOWNLOAD}")
+    suffixes = sorted(Path(href).suffix for href in links.evaluate_all("ls => ls.map(l => l.href)"))
+    assert suffixes == [".ipynb", ".py", ".zip"], f"{path}: download links for {suffixes}"
+    for i in range(links.count()):
+        check_download(page, html, path, links.nth(i))
+
+
+def test_gallery_index_offers_every_example_zipped(
+    page: Page, site: str, html: Path, pages: list[str]
+) -> None:
+    path = f"{GALLERY}/index.html"
+    open_page(page, site, path)
+    links = page.locator(f"article {DOWNLOAD}")
+    assert links.count() >= 2, f"{path}: {links.count()} download links, expected the .py and .ipynb zips"
+    expected = {p.removeprefix(f"{GALLERY}/").removesuffix(".html") for p in pages}
+    for i in range(links.count()):
+        names = check_download(page, html, path, links.nth(i))
+        stems = {name.rsplit(".", 1)[0] for name in names}
+        assert stems == expected, f"{path}: {links.nth(i).inner_text()} holds {sorted(stems)}"
+
+
+def check_download(page: Page, html: Path, path: str, link: Locator) -> list[str]:
+    """Click a download link; check the file arrives whole and reads as its kind. Return zip members."""
+    href = link.get_attribute("href") or ""
+    url = urljoin(page.url, href)
+    name = Path(href).name
+    response = page.request.get(url)
+    assert response.ok, f"{path}: {name} answers HTTP {response.status}"
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.failure() is None, f"{path}: downloading {name} failed: {download.failure()}"
+    assert download.suggested_filename == name, f"{path}: {href} downloads as {download.suggested_filename}"
+    data = Path(download.path()).read_bytes()
+    assert data, f"{path}: {name} is empty"
+    assert data == site_path(html, url).read_bytes(), f"{path}: {name} differs from the file in the build"
+    if name.endswith(".py"):
+        compile(data, name, "exec")
+    elif name.endswith(".ipynb"):
+        notebook = json.loads(data)
+        assert notebook.get("cells"), f"{path}: {name} has no cells"
+    elif name.endswith(".zip"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            assert archive.testzip() is None, f"{path}: {name} is corrupt"
+            return archive.namelist()
+    return []
+
+
+# -- Pictures for review -----------------------------------------------------------------------------
+
+
+def test_screenshots(
+    page: Page, site: str, pages: list[str], gated: Callable[[str], bool], screenshots: Path
+) -> None:
+    examples = [p for p in pages if not gated(p)]
+    assert examples, "no example page to photograph"
+    shots = {"landing": "index.html", "example": examples[0], "matrix": MATRIX}
+    for name, path in shots.items():
+        open_page(page, site, path)
+        target = screenshots / f"{name}.png"
+        page.screenshot(path=target, full_page=True)
+        assert target.stat().st_size > 10_000, f"{path}: the screenshot {target} is nearly empty"

@@ -1,0 +1,114 @@
+"""The downloads run: each example's script with plain ``python``, each notebook with nbclient.
+
+A reader installs torch and tcdoc, downloads an example from its page and runs it. These tests do
+the same in a new environment (see conftest.py), so an example that needs a file, a package or a
+device that the reader lacks fails here, named, with the end of what it printed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+if TYPE_CHECKING:
+    from conftest import Example
+
+STANDALONE = {"torch", "tcdoc"}
+EXTRAS = {"numpy", "matplotlib"}
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colours of IPython's tracebacks
+TIMEOUT = 1800  # a guard against a hung example, not a goal
+
+
+def skip_without_cuda(example: Example, cuda: bool) -> None:
+    if example.needs_cuda and not cuda:
+        pytest.skip(f"{example.name} is a GPU example and this machine has no CUDA device")
+
+
+def extras_of(example: Example, missing_in_reader: Callable[[str], str | None]) -> set[str]:
+    """Return the packages beyond torch and tcdoc that the script needs, directly or through tcdoc.
+
+    Fail if one of them is not an accepted extra, or if the example does not say that it needs it.
+    """
+    needed: dict[str, str] = {}  # package: the import that needs it
+    for module in sorted(example.imports()):
+        package = module.split(".")[0]
+        if package not in STANDALONE:
+            needed[package] = module
+        elif package == "tcdoc" and (lacking := missing_in_reader(module)):
+            needed[lacking] = module
+    unknown = sorted(
+        f"{package} (for {module})" for package, module in needed.items() if package not in EXTRAS
+    )
+    assert not unknown, f"{example.name}: needs {unknown}; a reader has only torch and tcdoc"
+    prose = example.prose().lower()
+    unsaid = sorted(package for package in needed if package not in prose)
+    assert not unsaid, f"{example.name}: needs {unsaid} without saying so in its text"
+    return set(needed)
+
+
+def test_script_runs_with_plain_python(
+    example: Example,
+    reader: Path,
+    reader_plus: Path,
+    cuda: bool,
+    missing_in_reader: Callable[[str], str | None],
+    runner: Callable[..., subprocess.CompletedProcess[str]],
+    tmp_path: Path,
+) -> None:
+    skip_without_cuda(example, cuda)
+    # Only torch and tcdoc, unless the example needs numpy or matplotlib and says so.
+    extras = extras_of(example, missing_in_reader)
+    python = reader_plus if extras else reader
+    script = shutil.copy(example.script, tmp_path)
+    result = runner(python, script, cwd=tmp_path, timeout=TIMEOUT)
+    assert result.returncode == 0, (
+        f"{example.name}.py exits with {result.returncode} when run as `python {example.script.name}` "
+        f"with torch and tcdoc{''.join(f', {e}' for e in sorted(extras))} installed:\n{tail(result.stderr)}"
+    )
+
+
+def test_notebook_executes(example: Example, kernel: str, cuda: bool, tmp_path: Path) -> None:
+    skip_without_cuda(example, cuda)
+    notebook = nbformat.read(example.notebook, as_version=4)
+    client = NotebookClient(
+        notebook, kernel_name=kernel, timeout=TIMEOUT, resources={"metadata": {"path": str(tmp_path)}}
+    )
+    failure = ""
+    try:
+        client.execute()
+    except (CellExecutionError, CellTimeoutError) as error:
+        failure = ANSI.sub("", str(error))
+    if failure:
+        pytest.fail(f"{example.name}.ipynb fails:\n{tail(failure)}", pytrace=False)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert code, f"{example.name}.ipynb has no code cells"
+    assert all(cell.get("execution_count") for cell in code), f"{example.name}.ipynb: a code cell did not run"
+
+
+def test_zips_hold_every_example(examples: list[Example], gallery_zips: tuple[str, list[Path]]) -> None:
+    page, zips = gallery_zips
+    assert len(zips) == 2, f"{page}: offers {[z.name for z in zips]}, expected a .py zip and a .ipynb zip"
+    for archive_path in zips:
+        with zipfile.ZipFile(archive_path) as archive:
+            members = {name: archive.read(name) for name in archive.namelist()}
+        suffix = ".ipynb" if any(name.endswith(".ipynb") for name in members) else ".py"
+        expected = {f"{example.name}{suffix}": example for example in examples}
+        where = f"{page}: {archive_path.name}"
+        assert set(members) == set(expected), f"{where} holds {sorted(members)}, not {sorted(expected)}"
+        for name, example in expected.items():
+            offered = example.notebook if suffix == ".ipynb" else example.script
+            assert members[name] == offered.read_bytes(), f"{where}: {name} differs from {example.page}'s"
+
+
+def tail(text: str, lines: int = 30) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])
