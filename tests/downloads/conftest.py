@@ -11,7 +11,6 @@ ipykernel to execute the notebooks, and numpy and matplotlib for the examples th
 from __future__ import annotations
 
 import ast
-import functools
 import os
 import shlex
 import subprocess
@@ -214,23 +213,6 @@ def reader(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     install = ["-m", "pip", "install", "-q", *shlex.split(TORCH), wheel]
     checked(run(python, *install), f"installing {TORCH} and {wheel.name}")
     return python
-
-
-@pytest.fixture(scope="session")
-def missing_in_reader(reader: Path) -> Callable[[str], str | None]:
-    """Tell which package a module lacks in the reader's environment (``matplotlib``), or None."""
-    code = (
-        "import importlib, sys\n"
-        "try:\n    importlib.import_module(sys.argv[1])\n"
-        "except ModuleNotFoundError as error:\n    print(error.name.split('.')[0])"
-    )
-
-    @functools.cache
-    def missing(module: str) -> str | None:
-        answer = checked(run(reader, "-c", code, module), f"importing {module}").strip()
-        return answer or None
-
-    return missing
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 STANDALONE = {"torch", "tcdoc"}
 EXTRAS = {"numpy", "matplotlib"}
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colours of IPython's tracebacks
+MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 TIMEOUT = 1800  # a guard against a hung example, not a goal
 
 
@@ -34,26 +35,18 @@ def skip_without_cuda(example: Example, cuda: bool) -> None:
         pytest.skip(f"{example.name} is a GPU example and this machine has no CUDA device")
 
 
-def extras_of(example: Example, missing_in_reader: Callable[[str], str | None]) -> set[str]:
-    """Return the packages beyond torch and tcdoc that the script needs, directly or through tcdoc.
+def imported_extras(example: Example) -> set[str]:
+    """Return the accepted extras that the script imports; fail if it imports anything else."""
+    packages = {module.split(".")[0] for module in example.imports()} - STANDALONE
+    unknown = sorted(packages - EXTRAS)
+    assert not unknown, f"{example.name}: imports {unknown}; a reader has only torch and tcdoc"
+    return packages
 
-    Fail if one of them is not an accepted extra, or if the example does not say that it needs it.
-    """
-    needed: dict[str, str] = {}  # package: the import that needs it
-    for module in sorted(example.imports()):
-        package = module.split(".")[0]
-        if package not in STANDALONE:
-            needed[package] = module
-        elif package == "tcdoc" and (lacking := missing_in_reader(module)):
-            needed[lacking] = module
-    unknown = sorted(
-        f"{package} (for {module})" for package, module in needed.items() if package not in EXTRAS
-    )
-    assert not unknown, f"{example.name}: needs {unknown}; a reader has only torch and tcdoc"
-    prose = example.prose().lower()
-    unsaid = sorted(package for package in needed if package not in prose)
-    assert not unsaid, f"{example.name}: needs {unsaid} without saying so in its text"
-    return set(needed)
+
+def lacking_package(stderr: str) -> str | None:
+    """Return the package a run stopped for lack of (``No module named 'matplotlib'``), or None."""
+    found = MISSING.findall(stderr)
+    return found[-1].split(".")[0] if found else None
 
 
 def test_script_runs_with_plain_python(
@@ -61,19 +54,32 @@ def test_script_runs_with_plain_python(
     reader: Path,
     reader_plus: Path,
     cuda: bool,
-    missing_in_reader: Callable[[str], str | None],
     runner: Callable[..., subprocess.CompletedProcess[str]],
     tmp_path: Path,
 ) -> None:
+    """Run with only torch and tcdoc; with numpy or matplotlib only where the example says it needs them."""
     skip_without_cuda(example, cuda)
-    # Only torch and tcdoc, unless the example needs numpy or matplotlib and says so.
-    extras = extras_of(example, missing_in_reader)
-    python = reader_plus if extras else reader
     script = shutil.copy(example.script, tmp_path)
-    result = runner(python, script, cwd=tmp_path, timeout=TIMEOUT)
+    extras = imported_extras(example)
+    if not extras:
+        result = runner(reader, script, cwd=tmp_path, timeout=TIMEOUT)
+        if result.returncode == 0:
+            return
+        lacking = lacking_package(result.stderr)
+        assert lacking in EXTRAS, (
+            f"{example.name}.py exits with {result.returncode} when run as `python {example.script.name}` "
+            f"with only torch and tcdoc installed:\n{tail(result.stderr)}"
+        )
+        extras = {lacking}
+    prose = example.prose().lower()
+    unsaid = sorted(package for package in extras if package not in prose)
+    assert not unsaid, (
+        f"{example.name}: needs {unsaid} (beyond torch and tcdoc) without saying so in its text"
+    )
+    result = runner(reader_plus, script, cwd=tmp_path, timeout=TIMEOUT)
     assert result.returncode == 0, (
         f"{example.name}.py exits with {result.returncode} when run as `python {example.script.name}` "
-        f"with torch and tcdoc{''.join(f', {e}' for e in sorted(extras))} installed:\n{tail(result.stderr)}"
+        f"with torch, tcdoc, {' and '.join(sorted(extras))} installed:\n{tail(result.stderr)}"
     )
 
 
