@@ -5,7 +5,7 @@ default run skips the folder (``norecursedirs`` in pyproject.toml). They need a 
 (``nox -s docs``). They build tcdoc's wheel, make a new virtual environment holding only torch
 (``TCDOC_TORCH``, as in noxfile.py) and that wheel, and run each downloaded script there with plain
 ``python``. A second environment layered on the first adds what a reader needs for the rest:
-ipykernel to execute the notebooks, and numpy and matplotlib for the examples that are about them.
+ipykernel to execute the notebooks, and numpy and matplotlib for the examples that say they need them.
 """
 
 from __future__ import annotations
