@@ -20,7 +20,13 @@ from sphinx.util import logging
 
 import tcdoc
 
-__all__ = ["check_examples_ran", "reread_if_tcdoc_changed", "rerun_if_tcdoc_changed", "source_digest"]
+__all__ = [
+    "check_examples_ran",
+    "drop_remote_scripts",
+    "reread_if_tcdoc_changed",
+    "rerun_if_tcdoc_changed",
+    "source_digest",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +102,19 @@ def check_examples_ran(app: Sphinx, exception: Exception | None) -> None:
                 )
     # Record what this successful build ran with; the next build compares against it.
     (Path(app.doctreedir) / STAMP).write_text(source_digest(), encoding="utf-8")
+
+
+# sphinx-gallery's computation-times pages load jQuery and DataTables from CDNs to sort the table.
+_REMOTE_SCRIPTS = re.compile(r"^  \.\. raw:: html\n.*?(?=^  \.\. list-table::)", re.MULTILINE | re.DOTALL)
+
+
+def drop_remote_scripts(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Keep computation-times pages self-contained: drop the scripts they would load from CDNs.
+
+    The table itself stays; it is only no longer sortable. Connected to ``source-read``.
+    """
+    if docname.rsplit("/", 1)[-1] == "sg_execution_times":
+        source[0] = _REMOTE_SCRIPTS.sub("", source[0])
 
 
 def _problem(page: Path) -> str | None:

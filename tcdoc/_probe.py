@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import html
 import platform
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -49,6 +50,9 @@ class Environment:
 
     def __str__(self) -> str:
         return f"torch {self.torch} on {self.device_name}, Python {self.python}"
+
+    def _repr_html_(self) -> str:
+        return f'<p class="tcdoc-environment">Measured with {html.escape(str(self))}.</p>'
 
 
 def environment(device: str = "cpu") -> Environment:

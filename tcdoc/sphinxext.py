@@ -44,7 +44,12 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import tcdoc
-from tcdoc._gallery_guard import check_examples_ran, reread_if_tcdoc_changed, rerun_if_tcdoc_changed
+from tcdoc._gallery_guard import (
+    check_examples_ran,
+    drop_remote_scripts,
+    reread_if_tcdoc_changed,
+    rerun_if_tcdoc_changed,
+)
 from tcdoc._inspect import QUESTIONS, answers
 from tcdoc._links import official_url
 from tcdoc._snippets import SnippetError, run_snippet
@@ -221,20 +226,26 @@ class MatrixDirective(SphinxDirective):
                     spanning["classes"].append("tcdoc-raises")
                     row += spanning
             body.append(row)
-        notes = nodes.bullet_list()
+        # The same message on several scenarios is listed once, with the scenarios that gave it.
+        messages: dict[str, list[str]] = {}
         for result in results:
             if result.error is not None:
-                text = f"raises {result.error.type}: {result.error.message}"
-                notes += nodes.list_item("", self._note(result.scenario, text))
+                messages.setdefault(f"raises {result.error.type}: {result.error.message}", []).append(
+                    result.scenario
+                )
             for warning in result.warnings:
-                text = f"warns {warning.category}: {warning.message}"
-                notes += nodes.list_item("", self._note(result.scenario, text))
-        return [table, notes] if len(notes) else [table]
+                messages.setdefault(f"warns {warning.category}: {warning.message}", []).append(
+                    result.scenario
+                )
+        notes = nodes.bullet_list()
+        for text, scenarios in messages.items():
+            notes += nodes.list_item("", self._note(", ".join(scenarios), text))
+        return [table, notes] if messages else [table]
 
     @staticmethod
-    def _note(scenario: str, text: str) -> nodes.paragraph:
+    def _note(scenarios: str, text: str) -> nodes.paragraph:
         paragraph = nodes.paragraph()
-        paragraph += nodes.strong(scenario, scenario)
+        paragraph += nodes.strong(scenarios, scenarios)
         paragraph += nodes.Text(f" {text}")
         return paragraph
 
@@ -452,6 +463,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
     app.connect("env-get-outdated", reread_if_tcdoc_changed)
     app.connect("build-finished", check_examples_ran)
+    app.connect("source-read", drop_remote_scripts)
     app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
     app.connect("source-read", _forget_namespace)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -56,6 +56,17 @@ def test_an_example_without_output_is_reported(tmp_path):
     assert "plot_a.py" not in warnings
 
 
+def test_computation_times_page_loads_nothing_remote(tmp_path):
+    docs = project(tmp_path, {"plot_a.py": example("Shows a value", "print(1 + 1)")})
+    build(docs)
+    generated = (docs / "auto_examples" / "sg_execution_times.rst").read_text()
+    assert "https://" in generated  # what sphinx-gallery writes ...
+    page = (docs / "_build" / "html" / "auto_examples" / "sg_execution_times.html").read_text()
+    assert '<script src="https://' not in page  # ... and what the built page keeps
+    assert 'href="https://cdn' not in page
+    assert "plot_a.py" in page
+
+
 def test_a_change_to_tcdoc_re_runs_every_example(tmp_path, monkeypatch):
     docs = project(tmp_path, {"plot_a.py": example("Shows a value", "print(2)")})
     status, _ = build(docs)
