@@ -119,12 +119,13 @@ def linkcheck(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Time every copy method from 1 KiB to 256 MiB and write build/bench.json (slow: use a quiet machine)."""
+    """Time each copy method (1 KiB to 256 MiB) into build/bench.json, then the matrix. Needs quiet."""
     session.install(*shlex.split(TORCH))
     session.install("-e", ".")
     out = ROOT / "build" / "bench.json"  # build/ is ignored by git
     out.parent.mkdir(exist_ok=True)
     session.run("python", "-m", "tcdoc.bench", "--full", "--out", str(out), *session.posargs)
+    session.run("python", "benchmarks/matrix_time.py")  # the probe's own cost: the whole matrix
 
 
 @nox.session(default=False)

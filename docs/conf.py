@@ -69,6 +69,22 @@ tcdoc_operation_docs = {
     "clone_detach": "auto_examples/plot_04_detach_clone_order",
     "torch_tensor": "auto_examples/plot_04_detach_clone_order",
     "data": "auto_examples/plot_06_data_is_silent",
+    "copy": "explanation/look-alikes",
+    "new_tensor": "explanation/look-alikes",
+    "as_tensor": "explanation/look-alikes",
+    "to_same_dtype": "explanation/look-alikes",
+    "to_float64": "explanation/look-alikes",
+    "to_copy": "explanation/look-alikes",
+    "cpu": "explanation/look-alikes",
+    "contiguous": "auto_examples/plot_14_memory_format",
+    "clone_contiguous_format": "auto_examples/plot_14_memory_format",
+    "view": "auto_examples/plot_15_views_vs_copies",
+    "reshape": "auto_examples/plot_15_views_vs_copies",
+    "numpy_roundtrip": "auto_examples/plot_13_numpy",
+    "save_load": "auto_examples/plot_16_save_load",
+    "parameter_wrap": "explanation/look-alikes",
+    "cuda": "auto_examples/gpu/plot_gpu_02_devices",
+    "to_cuda": "auto_examples/gpu/plot_gpu_02_devices",
 }
 
 # -- Options for the GPU examples ----------------------------------------------------------

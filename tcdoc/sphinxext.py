@@ -197,7 +197,7 @@ class MatrixDirective(SphinxDirective):
             if docname is not None:
                 see = nodes.paragraph("See ", "See ")
                 see += _code_link(self.env, op)
-                see += nodes.Text(" for the example that shows it.")
+                see += nodes.Text(" for the page that shows it at work.")
                 section += see
             section.extend(self._table([matrix.get(op.name, s) for s in scenario_names]))
             output.append(section)
