@@ -140,19 +140,32 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def site() -> Iterator[str]:
-    """Serve the built HTML on a free port of 127.0.0.1 for the whole run; yield its base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
+def _serve(directory: Path, prefix: str = "") -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(directory))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}/{prefix}"
     finally:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """Serve the built HTML on a free port of 127.0.0.1 for the whole run; yield its base URL."""
+    yield from _serve(HTML)
+
+
+@pytest.fixture(scope="session")
+def site_below_a_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the built HTML under /docs/tcdoc/v1/, as a host that publishes it below a path would."""
+    root = tmp_path_factory.mktemp("host")
+    (root / "docs" / "tcdoc").mkdir(parents=True)
+    (root / "docs" / "tcdoc" / "v1").symlink_to(HTML, target_is_directory=True)
+    yield from _serve(root, "docs/tcdoc/v1/")
 
 
 # -- The browser -----------------------------------------------------------------------------
@@ -186,7 +199,7 @@ class Watch:
 
     def _route(self, route: Route) -> None:
         url = route.request.url
-        if urlsplit(url).hostname in LOCAL_HOSTS:
+        if urlsplit(url).hostname in LOCAL_HOSTS or urlsplit(url).scheme == "file":
             route.continue_()
         else:
             self.problems.append(f"{self._origin(route)}: request leaves localhost: {url}")

@@ -127,6 +127,37 @@ def test_matrix_page_has_a_table(page: Page, site: str) -> None:
     assert table.locator("tbody tr").count() > 0, f"{MATRIX}: the table has no rows"
 
 
+def reader_walk(page: Page, start: str) -> None:
+    """Open the landing page at ``start``, check its table and styles, then follow the sidebar."""
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.url}: HTTP {r.status}") if r.status >= 400 else None)
+    page.on("requestfailed", lambda r: failed.append(f"{r.url}: {r.failure}"))
+    page.goto(start, wait_until="load")
+    assert page.locator("table.tcdoc-summary").first.is_visible(), f"{start}: no property table"
+    brand = page.evaluate("getComputedStyle(document.body).getPropertyValue('--color-brand-primary')")
+    assert brand.strip(), f"{start}: furo's stylesheet did not load"
+    page.locator(".sidebar-tree a", has_text="The property matrix").first.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith(MATRIX), f"{start}: the sidebar link led to {page.url}"
+    assert page.locator("article table").first.is_visible(), f"{page.url}: no table"
+    assert not failed, f"{start}: requests failed:\n" + "\n".join(failed)
+
+
+def test_site_works_below_any_path(page: Page, site_below_a_path: str) -> None:
+    reader_walk(page, site_below_a_path + "index.html")
+
+
+def test_site_works_from_the_file_system(page: Page, html: Path) -> None:
+    reader_walk(page, (html / "index.html").as_uri())
+
+
+def test_computation_times_pages_load_nothing_remote(page: Page, site: str, html: Path) -> None:
+    # The Watch fixture fails the test on any request that leaves localhost.
+    for times in sorted(html.rglob("sg_execution_times.html")):
+        open_page(page, site, times.relative_to(html).as_posix())
+        assert page.locator("article table").first.is_visible(), f"{times.name}: no table"
+
+
 # -- Every gallery page --------------------------------------------------------------------------
 
 
