@@ -44,9 +44,7 @@ plt.show()
 # tensor grew by a factor of ``largest / smallest``:
 smallest, largest = sweep.sizes[0], sweep.sizes[-1]
 print(f"size grew {largest // smallest} times")
-for method in sweep.methods:
-    first, last = sweep.get(method, smallest), sweep.get(method, largest)
-    print(f"{first.code:<30} time grew {last.seconds / first.seconds:8.1f} times")
+{code: round(factor, 1) for code, factor in sweep.growth().items()}
 
 # %%
 # ``detach()``'s new memory at each size, measured from the storage of its result. Set it
@@ -57,13 +55,7 @@ for method in sweep.methods:
 # At the smallest size the data is tiny, and what remains is each method's fixed cost.
 # ``copy.deepcopy`` is Python's generic copy protocol (:func:`copy.deepcopy`) rather than one
 # tensor operation. What it added to ``clone()`` in this run:
-clone = sweep.get("clone", smallest)
-deepcopy = sweep.get("deepcopy", smallest)
-overhead = deepcopy.seconds - clone.seconds
-print(
-    f"deepcopy's overhead over clone at {tcdoc.bench.format_size(smallest)}: {overhead * 1e6:.1f} µs "
-    f"({deepcopy.seconds / clone.seconds:.1f} times the time of x.clone())"
-)
+f"{sweep.deepcopy_overhead() * 1e6:.1f} µs"
 
 # %%
 # Bandwidth against size
@@ -93,12 +85,7 @@ sweep
 # %%
 # In one line, from this run: the copy limit, ``clone()``'s share of it on the largest
 # tensor, and what ``deepcopy`` adds to ``clone()`` on the smallest.
-print(
-    f"copy limit {sweep.limit.bandwidth / 1e9:.2f} GB/s; "
-    f"x.clone() at {tcdoc.bench.format_size(largest)}: "
-    f"{sweep.get('clone', largest).fraction_of_limit:.0%} of it; "
-    f"copy.deepcopy(x) at {tcdoc.bench.format_size(smallest)}: {overhead * 1e6:.1f} µs more than x.clone()"
-)
+print(sweep.headline())
 
 # %%
 # To measure the fuller sweep, from 1 KiB to 256 MiB, and keep the numbers as JSON, run

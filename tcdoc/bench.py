@@ -267,6 +267,49 @@ class Sweep:
             raise ValueError(f"method must be one of {', '.join(self.methods)}; got {method!r}")
         return costs
 
+    def growth(self) -> dict[str, float]:
+        """Return how many times longer each method took at the largest size than at the smallest.
+
+        The keys are the methods' code, such as ``"x.clone()"``.
+
+        >>> import tcdoc.bench
+        >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["detach"], min_run_time=0.001)
+        >>> list(sweep.growth())
+        ['x.detach()']
+        """
+        smallest, largest = self.sizes[0], self.sizes[-1]
+        return {
+            self.get(m, smallest).code: self.get(m, largest).seconds / self.get(m, smallest).seconds
+            for m in self.methods
+        }
+
+    def deepcopy_overhead(self) -> float:
+        """Return the seconds that ``copy.deepcopy(x)`` took beyond ``x.clone()`` at the smallest size.
+
+        Raises
+        ------
+        ValueError
+            If the sweep did not measure both methods.
+
+        """
+        smallest = self.sizes[0]
+        return self.get("deepcopy", smallest).seconds - self.get("clone", smallest).seconds
+
+    def headline(self) -> str:
+        """Return this run's three headline figures in one line.
+
+        They are the copy limit, ``clone()``'s share of it at the largest size, and what
+        ``deepcopy`` adds to ``clone()`` at the smallest size.
+        """
+        smallest, largest = self.sizes[0], self.sizes[-1]
+        clone, deepcopy = self.get("clone", smallest), self.get("deepcopy", smallest)
+        return (
+            f"copy limit {self.limit.bandwidth / 1e9:.2f} GB/s; "
+            f"x.clone() at {format_size(largest)}: {self.get('clone', largest).fraction_of_limit:.0%} of it; "
+            f"copy.deepcopy(x) at {format_size(smallest)}: {self.deepcopy_overhead() * 1e6:.1f} µs more "
+            f"than x.clone() ({deepcopy.seconds / clone.seconds:.1f} times its time)"
+        )
+
     def as_dict(self) -> dict[str, Any]:
         """Return the sweep as plain data (what :meth:`to_json` writes)."""
         return {
@@ -605,6 +648,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sweep = run(sizes=FULL_SIZES if args.full else SMALL_SIZES, device=args.device, min_run_time=min_run_time)
     args.out.write_text(sweep.to_json() + "\n", encoding="utf-8")
     print(repr(sweep))
+    if {"clone", "deepcopy"} <= set(sweep.methods):
+        print(sweep.headline())
     print(f"Wrote {args.out}")
     return 0
 

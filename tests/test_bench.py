@@ -117,6 +117,26 @@ def test_repr_and_html_list_every_measurement(sweep):
     assert torch.__version__ in text
 
 
+def test_summaries_are_computed_from_the_costs(sweep):
+    smallest, largest = sweep.sizes[0], sweep.sizes[-1]
+    growth = sweep.growth()
+    assert set(growth) == {sweep.get(m, smallest).code for m in sweep.methods}
+    clone_small, clone_large = sweep.get("clone", smallest), sweep.get("clone", largest)
+    assert growth["x.clone()"] == clone_large.seconds / clone_small.seconds
+    overhead = sweep.deepcopy_overhead()
+    assert overhead == sweep.get("deepcopy", smallest).seconds - clone_small.seconds
+    headline = sweep.headline()
+    assert f"copy limit {sweep.limit.bandwidth / 1e9:.2f} GB/s" in headline
+    assert f"{clone_large.fraction_of_limit:.0%} of it" in headline
+    assert f"{overhead * 1e6:.1f} µs more than x.clone()" in headline
+
+
+def test_deepcopy_overhead_needs_both_methods():
+    only_detach = tcdoc.bench.run(sizes=[1024], methods=["detach"], min_run_time=FAST)
+    with pytest.raises(ValueError, match="no measurement of 'deepcopy'"):
+        only_detach.deepcopy_overhead()
+
+
 def test_json_round_trip(sweep):
     text = sweep.to_json()
     data = json.loads(text)

@@ -49,19 +49,11 @@ plt.show()
 # How much longer each method took at the largest size than at the smallest:
 smallest, largest = sweep.sizes[0], sweep.sizes[-1]
 print(f"size grew {largest // smallest} times")
-for method in sweep.methods:
-    first, last = sweep.get(method, smallest), sweep.get(method, largest)
-    print(f"{first.code:<30} time grew {last.seconds / first.seconds:8.1f} times")
+{code: round(factor, 1) for code, factor in sweep.growth().items()}
 
 # %%
 # What ``copy.deepcopy`` added to ``clone()`` at the smallest size, in this run:
-clone = sweep.get("clone", smallest)
-deepcopy = sweep.get("deepcopy", smallest)
-overhead = deepcopy.seconds - clone.seconds
-print(
-    f"deepcopy's overhead over clone at {tcdoc.bench.format_size(smallest)}: {overhead * 1e6:.1f} µs "
-    f"({deepcopy.seconds / clone.seconds:.1f} times the time of x.clone())"
-)
+f"{sweep.deepcopy_overhead() * 1e6:.1f} µs"
 
 # %%
 # Bandwidth against size
@@ -77,12 +69,7 @@ sweep
 
 # %%
 # In one line, from this run:
-print(
-    f"copy limit {sweep.limit.bandwidth / 1e9:.1f} GB/s; "
-    f"x.clone() at {tcdoc.bench.format_size(largest)}: "
-    f"{sweep.get('clone', largest).fraction_of_limit:.0%} of it; "
-    f"copy.deepcopy(x) at {tcdoc.bench.format_size(smallest)}: {overhead * 1e6:.1f} µs more than x.clone()"
-)
+print(sweep.headline())
 
 # %%
 # The CPU version of this page, with the reading of each figure, is
