@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import time
+from importlib.metadata import version as installed_version
 
-import torch
 from sphinx.errors import ConfigError
 
 import tcdoc
@@ -128,7 +128,9 @@ html_favicon = "_static/favicon.svg"
 html_static_path = ["_static"]
 html_css_files = ["tcdoc.css"]
 templates_path = ["_templates"]
-html_context = {"tcdoc_torch": torch.__version__, "tcdoc_device": tcdoc_device}
+# The footer's torch version, from the installed package: the torch that ran the examples, read
+# without importing it (nothing in this file imports torch, so a build with nothing to do is quick).
+html_context = {"tcdoc_torch": installed_version("torch"), "tcdoc_device": tcdoc_device}
 # Where the site is published. Read the Docs sets READTHEDOCS_CANONICAL_URL; the pages
 # themselves use relative links, so the site also works from any other address or from disk.
 html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL", "https://tcdoc.readthedocs.io/en/latest/")

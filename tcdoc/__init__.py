@@ -4,36 +4,43 @@
 >>> x = torch.ones(3, requires_grad=True)
 >>> tcdoc.compare(x, x.detach().clone()).shares_storage
 False
+
+The public names load on first use, and torch with them: ``import tcdoc`` alone (and the
+Sphinx extension, the command's ``--help``) does not import torch, so that a docs build with
+nothing to do stays fast. The names are the same either way.
 """
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
-from tcdoc._graph import GraphMemory, graph_memory
-from tcdoc._inspect import QUESTIONS, Comparison, answers, compare, shares_memory
-from tcdoc._probe import (
-    SCHEMA,
-    CellChange,
-    Environment,
-    ErrorInfo,
-    Matrix,
-    ProbeResult,
-    WarningInfo,
-    diff,
-    environment,
-    matrix,
-    probe,
-)
-from tcdoc._registry import (
-    Operation,
-    Scenario,
-    cuda_available,
-    get_operation,
-    get_scenario,
-    operations,
-    scenarios,
-)
+if TYPE_CHECKING:
+    from tcdoc._graph import GraphMemory, graph_memory
+    from tcdoc._inspect import QUESTIONS, Comparison, answers, compare, shares_memory
+    from tcdoc._probe import (
+        SCHEMA,
+        CellChange,
+        Environment,
+        ErrorInfo,
+        Matrix,
+        ProbeResult,
+        WarningInfo,
+        diff,
+        environment,
+        matrix,
+        probe,
+    )
+    from tcdoc._registry import (
+        Operation,
+        Scenario,
+        cuda_available,
+        get_operation,
+        get_scenario,
+        operations,
+        scenarios,
+    )
 
 try:
     __version__ = version("tcdoc")
@@ -69,9 +76,29 @@ __all__ = [
     "shares_memory",
 ]
 
-# Document and pickle the public functions and classes under the package name, not their
-# private modules.
-for _name in __all__:
-    if callable(globals()[_name]):
-        globals()[_name].__module__ = __name__
-del _name
+# The private modules that define the public names.
+_MODULES = ("tcdoc._graph", "tcdoc._inspect", "tcdoc._probe", "tcdoc._registry")
+
+
+def _load() -> None:
+    """Import the public names, documented and pickled under the package's name."""
+    for module in map(importlib.import_module, _MODULES):
+        for name in __all__:
+            if name not in globals() and hasattr(module, name):
+                value = getattr(module, name)
+                if callable(value):
+                    value.__module__ = __name__
+                globals()[name] = value
+
+
+if not TYPE_CHECKING:  # type checkers read the imports above instead
+
+    def __getattr__(name: str) -> object:
+        """Load the public names the first time one of them is asked for (PEP 562)."""
+        if name not in __all__:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        _load()
+        return globals()[name]
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
-from tcdoc._inspect import answers
 
 __all__ = ["main"]
 
@@ -111,7 +110,7 @@ def _explain(args: argparse.Namespace) -> int:
             print(f"  raises {row.error.type}: {row.error.message}")
         else:
             assert row.properties is not None
-            for key, words in answers(row.properties).items():
+            for key, words in tcdoc.answers(row.properties).items():
                 print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
         for warning in row.warnings:
             print(f"  warns {warning.category}: {warning.message}")

@@ -13,7 +13,9 @@ decision from :func:`tcdoc.cuda_available` and the environment variable ``TCDOC_
 exempt the pages of :func:`gpu_examples` when :func:`gpu_examples_execute` is false (in the
 HTML, such a page carries the class :data:`NOT_RUN_CLASS`).
 
-This module imports only torch and the standard library.
+This module imports torch only when it must ask it: a CPU-only build of torch (see
+:func:`cpu_only_torch`) is known to have no CUDA device without importing it, which keeps a docs
+build with nothing to do fast.
 
 >>> import tcdoc.gating
 >>> tcdoc.gating.gpu_examples_execute(cuda=False, required=False)
@@ -25,16 +27,17 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from importlib.metadata import version
 from pathlib import Path, PurePath
 
-from tcdoc._probe import environment
-from tcdoc._registry import cuda_available
+import tcdoc
 
 __all__ = [
     "GPU_FOLDER",
     "NOT_RUN_CLASS",
     "REQUIRE_GPU_VARIABLE",
     "GpuRequiredError",
+    "cpu_only_torch",
     "gallery_filename_pattern",
     "gpu_examples",
     "gpu_examples_execute",
@@ -83,13 +86,40 @@ def gpu_required(env: Mapping[str, str] | None = None) -> bool:
     raise ValueError(f"{REQUIRE_GPU_VARIABLE} must be 1 or 0 (or true/false), got {value!r}")
 
 
+def cpu_only_torch(torch_version: str | None = None) -> bool:
+    """Tell whether a torch version is a CPU-only build, which never finds a CUDA device.
+
+    PyTorch's CPU wheels carry the local version label ``+cpu`` (``2.13.0+cpu``; some older
+    ones ``+cpu.cxx11.abi``). Reading it from the installed package's metadata needs no import
+    of torch.
+
+    Parameters
+    ----------
+    torch_version
+        A torch version; by default that of the installed torch package.
+
+    Examples
+    --------
+    >>> import tcdoc.gating
+    >>> tcdoc.gating.cpu_only_torch("2.13.0+cpu"), tcdoc.gating.cpu_only_torch("2.13.0+cu126")
+    (True, False)
+
+    """
+    found = version("torch") if torch_version is None else torch_version
+    if not isinstance(found, str):
+        raise TypeError(f"torch_version must be a str or None, got {type(found).__name__}")
+    local_label = found.partition("+")[2]  # "cpu", "cpu.cxx11.abi", "cu126", "rocm6.4" or ""
+    return local_label.split(".")[0] == "cpu"
+
+
 def gpu_examples_execute(cuda: bool | None = None, required: bool | None = None) -> bool:
     """Decide whether this build runs the GPU examples.
 
     Parameters
     ----------
     cuda
-        Whether a CUDA device is present; by default :func:`tcdoc.cuda_available`.
+        Whether a CUDA device is present; by default False for a CPU-only torch
+        (:func:`cpu_only_torch`, no import of torch) and :func:`tcdoc.cuda_available` otherwise.
     required
         Whether the build must run them; by default :func:`gpu_required`.
 
@@ -110,13 +140,15 @@ def gpu_examples_execute(cuda: bool | None = None, required: bool | None = None)
     True
 
     """
-    present = cuda_available() if cuda is None else cuda
+    present = cuda
+    if present is None:
+        present = not cpu_only_torch() and tcdoc.cuda_available()
     if not isinstance(present, bool):
         raise TypeError(f"cuda must be a bool or None, got {type(present).__name__}")
     if (gpu_required() if required is None else required) and not present:
         raise GpuRequiredError(
             f"{REQUIRE_GPU_VARIABLE}=1 asks for the GPU examples to run, but this build has no CUDA "
-            f"device ({environment()}). Build on a machine with CUDA and a CUDA build of torch "
+            f"device ({tcdoc.environment()}). Build on a machine with CUDA and a CUDA build of torch "
             f"(set TCDOC_TORCH to one), or unset {REQUIRE_GPU_VARIABLE} to build with the GPU examples "
             "shown but not run."
         )
@@ -183,7 +215,7 @@ def no_cuda_note() -> str:
     True
     """
     return (
-        f"This build ({environment()}) had no CUDA device, so this example was not run "
+        f"This build ({tcdoc.environment()}) had no CUDA device, so this example was not run "
         "and shows no output: only its code. "
         "Download it and run it on a machine with CUDA to see the figures for your GPU."
     )

@@ -16,8 +16,9 @@ applied to a fresh source tensor on ``tcdoc_device``, and the picture is drawn f
 :func:`tcdoc.compare` by :func:`tcdoc.draw.draw_panels`. The PNG is written next to the
 doctrees (never into the source tree) and copied to ``_images`` by Sphinx; its alt text is
 :func:`tcdoc.draw.alt_text` of each panel. A page that uses the directive is read again when
-``tcdoc/draw.py`` changes. matplotlib is imported only when a page uses the directive. The
-device comes from ``tcdoc_device``, a setting that ``tcdoc.sphinxext`` registers.
+``tcdoc/draw.py`` changes. ``tcdoc.draw``, with torch and matplotlib, is imported only when a
+page uses the directive. The device comes from ``tcdoc_device``, a setting that
+``tcdoc.sphinxext`` registers.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -35,7 +36,9 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
-from tcdoc import draw
+
+if TYPE_CHECKING:
+    from tcdoc import draw
 
 __all__ = ["DiagramDirective", "resolve_matplotlib", "setup"]
 
@@ -51,6 +54,8 @@ class DiagramDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Return a figure node: the image, its alt text, and a caption naming x and the build."""
+        from tcdoc import draw  # torch comes with it: a build that reads no such page skips both
+
         names = (self.options.get("operations") or "").split()
         scenario_name = self.options.get("scenario", "leaf_requires_grad")
         columns = self.options.get("columns", 2)
@@ -73,6 +78,8 @@ class DiagramDirective(SphinxDirective):
     def _write_png(self, models: tuple[draw.Diagram | draw.Failure, ...], columns: int, key: str) -> Path:
         """Render to ``<doctreedir>/tcdoc-diagrams/``; a new name per set of options."""
         from matplotlib.figure import Figure
+
+        from tcdoc import draw
 
         digest = hashlib.sha256(key.encode()).hexdigest()[:16]
         folder = Path(self.env.doctreedir) / "tcdoc-diagrams"

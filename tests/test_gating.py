@@ -31,6 +31,8 @@ def no_requirement(monkeypatch):
 
 def fake_cuda(monkeypatch, present: bool) -> None:
     monkeypatch.setattr(torch.cuda, "is_available", lambda: present)
+    # A CUDA build of torch, so that the decision asks torch.cuda rather than the version label.
+    monkeypatch.setattr(gating, "cpu_only_torch", lambda: False)
 
 
 # -- The decision ------------------------------------------------------------------------
@@ -79,6 +81,29 @@ def test_requirement_rejects_other_values():
         gating.gpu_required({gating.REQUIRE_GPU_VARIABLE: "maybe"})
 
 
+@pytest.mark.parametrize(
+    ("version", "cpu_only"),
+    [("2.13.0+cpu", True), ("2.13.0", False), ("2.13.0+cu126", False), ("2.9.1+rocm6.4", False),
+     ("2.14.0.dev20261101+cpu", True), ("2.5.1+cpu.cxx11.abi", True)],
+)  # fmt: skip
+def test_cpu_only_builds_are_told_by_their_version_label(version, cpu_only):
+    assert gating.cpu_only_torch(version) is cpu_only
+
+
+def test_the_installed_torch_is_read_without_importing_it():
+    assert gating.cpu_only_torch() is gating.cpu_only_torch(torch.__version__)
+    if gating.cpu_only_torch():
+        # What lets the decision skip asking torch: such a build has no CUDA at all.
+        assert torch.version.cuda is None
+        assert not torch.cuda.is_available()
+
+
+def test_on_a_cpu_only_build_the_decision_does_not_ask_torch(monkeypatch, no_requirement):
+    monkeypatch.setattr(gating, "cpu_only_torch", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: pytest.fail("torch was asked"))
+    assert gating.gpu_examples_execute() is False
+
+
 def test_bad_arguments_are_clear_errors(tmp_path):
     with pytest.raises(TypeError, match="cuda must be a bool, got str"):
         gating.gallery_filename_pattern("yes")
@@ -88,6 +113,8 @@ def test_bad_arguments_are_clear_errors(tmp_path):
         gating.is_gpu_example(3)
     with pytest.raises(ValueError, match="examples_dir must be a directory"):
         gating.gpu_examples(tmp_path / "missing")
+    with pytest.raises(TypeError, match="torch_version must be a str or None, got float"):
+        gating.cpu_only_torch(2.13)
 
 
 # -- The pattern sphinx-gallery executes -------------------------------------------------

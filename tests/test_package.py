@@ -1,0 +1,69 @@
+"""The tcdoc package: its public names load on first use, and the tools that need no torch skip it."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+import tcdoc
+from tcdoc import gating
+
+
+def imports_torch(code: str) -> bool:
+    """Run ``code`` in a fresh interpreter; tell whether torch was imported by the end."""
+    check = f"{code}\nimport sys\nprint('torch' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    return done.stdout.strip().splitlines()[-1] == "True"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import tcdoc",
+        "import tcdoc; tcdoc.__version__",
+        "import tcdoc.sphinxext",
+        "import tcdoc.gating; tcdoc.gating.gpu_examples_execute()",
+        "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--version'])\nexcept SystemExit:\n    pass",
+    ],
+)
+def test_tools_that_need_no_measurement_do_not_import_torch(code):
+    if not gating.cpu_only_torch() and "gpu_examples_execute" in code:
+        pytest.skip("with a CUDA build of torch, the GPU decision must ask torch")
+    assert not imports_torch(code)
+
+
+def test_a_public_name_brings_torch_with_it():
+    assert imports_torch("import tcdoc; tcdoc.compare")
+
+
+def test_every_public_name_is_there_and_documented_under_the_package():
+    for name in tcdoc.__all__:
+        value = getattr(tcdoc, name)
+        if callable(value):
+            assert value.__module__ == "tcdoc", name
+    assert set(tcdoc.__all__) <= set(dir(tcdoc))
+
+
+def test_from_import_star_gives_the_public_names():
+    namespace: dict[str, object] = {}
+    exec("from tcdoc import *", namespace)
+    assert namespace["compare"] is tcdoc.compare
+    assert namespace["Matrix"] is tcdoc.Matrix
+
+
+def test_a_result_pickled_here_loads_in_a_fresh_interpreter():
+    import torch
+
+    x = torch.ones(2, requires_grad=True)
+    data = pickle.dumps(tcdoc.compare(x, x.detach()))
+    code = f"import pickle; print(pickle.loads({data!r}).shares_storage)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
+
+
+def test_an_unknown_name_is_an_attribute_error_naming_it():
+    with pytest.raises(AttributeError, match="module 'tcdoc' has no attribute 'clone_everything'"):
+        tcdoc.clone_everything  # noqa: B018 - the lookup is the test
