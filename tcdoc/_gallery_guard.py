@@ -1,9 +1,14 @@
-"""Keep the site honest: rebuild what tcdoc renders when tcdoc changes, and fail on examples that did not run.
+"""Keep the site honest and a rebuild quick: re-run what tcdoc changes, fail on examples that did not run.
 
 sphinx-gallery re-executes an example only when the example's own file changes. The examples
 print what tcdoc measures, so a change to tcdoc must re-run them too, or the site would show
-stale output; likewise every page that uses a tcdoc directive. These hooks are registered by
-:mod:`tcdoc.sphinxext`.
+stale output; likewise every page that uses a tcdoc directive.
+
+sphinx-gallery caches only the examples it executes: one it leaves unexecuted on purpose (a GPU
+example on a build without CUDA) is rendered again on every build, and finding the tcdoc
+functions it names imports tcdoc's public names, and torch with them (over a second). This
+module caches those pages too, and forgets them when the set of executed examples changes.
+These hooks are registered by :mod:`tcdoc.sphinxext`.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +29,7 @@ import tcdoc
 __all__ = [
     "check_examples_ran",
     "drop_remote_scripts",
+    "record_build",
     "reread_if_tcdoc_changed",
     "rerun_if_tcdoc_changed",
     "source_digest",
@@ -30,7 +37,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-STAMP = "tcdoc-source.sha256"
+STAMP = "tcdoc-build.json"
 # What sphinx-gallery writes into an example's page when a cell printed or drew something.
 OUTPUT_MARKERS = ("sphx-glr-script-out", "sphx-glr-single-img", "sphx-glr-multi-img")
 
@@ -49,9 +56,33 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
+def _stamp(app: Sphinx) -> str:
+    """Describe what the gallery's output depends on besides the examples: tcdoc, and which run."""
+    conf: dict[str, Any] = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
+    return json.dumps({"tcdoc": source_digest(), "filename_pattern": conf.get("filename_pattern")})
+
+
 def _tcdoc_changed(app: Sphinx) -> bool:
     stamp = Path(app.doctreedir) / STAMP
-    return stamp.is_file() and stamp.read_text(encoding="utf-8") != source_digest()
+    return stamp.is_file() and stamp.read_text(encoding="utf-8") != _stamp(app)
+
+
+def _examples(app: Sphinx) -> Iterator[tuple[Path, Path, bool]]:
+    """Yield each example the gallery renders, with its generated copy and whether it is executed.
+
+    The path is relative to the examples folder; the copy (``.py``) lies next to its page;
+    the build executes the example if its ``filename_pattern`` matches.
+    """
+    conf: dict[str, Any] = app.config.sphinx_gallery_conf
+    srcdir = Path(app.srcdir)
+    for examples_dir, gallery_dir in zip(conf["examples_dirs"], conf["gallery_dirs"], strict=True):
+        examples = (srcdir / examples_dir).resolve()
+        for script in sorted(examples.rglob("*.py")):
+            if re.search(conf["ignore_pattern"], str(script)):
+                continue
+            relative = script.relative_to(examples)
+            executed = bool(re.search(conf["filename_pattern"], str(script)))
+            yield relative, srcdir / gallery_dir / relative, executed
 
 
 def reread_if_tcdoc_changed(
@@ -65,43 +96,53 @@ def reread_if_tcdoc_changed(
 
 
 def rerun_if_tcdoc_changed(app: Sphinx) -> None:
-    """Make sphinx-gallery re-run every example if tcdoc changed since the last build.
+    """Make sphinx-gallery re-run every example if tcdoc, or the set of executed examples, changed.
 
-    Connected to ``builder-inited`` ahead of sphinx-gallery's own handler.
+    The cached pages of unexecuted examples are forgotten too, so that an example that ran
+    before and does not now loses its old output. Connected to ``builder-inited`` ahead of
+    sphinx-gallery's own handler.
     """
     if "sphinx_gallery_conf" not in app.config:
         return
     if _tcdoc_changed(app):
         logger.info("tcdoc changed since the last build: re-running every example")
         app.config.sphinx_gallery_conf["run_stale_examples"] = True
+        for _, copy, executed in _examples(app):
+            if not executed:
+                Path(f"{copy}.md5").unlink(missing_ok=True)
 
 
 def check_examples_ran(app: Sphinx, exception: Exception | None) -> None:
     """Warn (an error under ``-W``) about an executed example that shows no output or took no time.
 
     Examples that the gallery's ``filename_pattern`` leaves unexecuted on purpose (the
-    GPU examples on a build without CUDA) are not checked. Then records the digest of
-    tcdoc's sources for :func:`rerun_if_tcdoc_changed`. Connected to ``build-finished``.
+    GPU examples on a build without CUDA) are not checked. Connected to ``build-finished``.
     """
     if exception is not None or "sphinx_gallery_conf" not in app.config:
         return
-    conf: dict[str, Any] = app.config.sphinx_gallery_conf
-    srcdir = Path(app.srcdir)
-    for examples_dir, gallery_dir in zip(conf["examples_dirs"], conf["gallery_dirs"], strict=True):
-        examples = (srcdir / examples_dir).resolve()
-        for script in sorted(examples.rglob("*.py")):
-            if not re.search(conf["filename_pattern"], str(script)) or re.search(
-                conf["ignore_pattern"], str(script)
-            ):
-                continue
-            page = srcdir / gallery_dir / script.relative_to(examples).with_suffix(".rst")
-            problem = _problem(page)
-            if problem:
-                logger.warning(
-                    f"example {script.relative_to(examples)} {problem}", type="tcdoc", subtype="gallery"
-                )
-    # Record what this successful build ran with; the next build compares against it.
-    (Path(app.doctreedir) / STAMP).write_text(source_digest(), encoding="utf-8")
+    for relative, copy, executed in _examples(app):
+        problem = _problem(copy.with_suffix(".rst")) if executed else None
+        if problem:
+            logger.warning(f"example {relative} {problem}", type="tcdoc", subtype="gallery")
+
+
+def record_build(app: Sphinx, exception: Exception | None) -> None:
+    """Cache the pages of unexecuted examples, and record what this build depended on.
+
+    sphinx-gallery skips an example whose copy matches the checksum it keeps beside it
+    (``<copy>.py.md5``), and writes that checksum only for executed examples; this writes it for
+    the others. The next build compares the record with :func:`rerun_if_tcdoc_changed`.
+    Connected to ``build-finished``, after :func:`check_examples_ran`.
+    """
+    if exception is not None or "sphinx_gallery_conf" not in app.config:
+        return
+    # Here, not at the top: the extension works without sphinx-gallery, in a project with no gallery.
+    from sphinx_gallery.utils import get_md5sum
+
+    for _, copy, executed in _examples(app):
+        if not executed and copy.is_file():
+            Path(f"{copy}.md5").write_text(get_md5sum(copy, mode="t"), encoding="utf-8")
+    (Path(app.doctreedir) / STAMP).write_text(_stamp(app), encoding="utf-8")
 
 
 # sphinx-gallery's computation-times pages load jQuery and DataTables from CDNs to sort the table.

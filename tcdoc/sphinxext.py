@@ -18,8 +18,10 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
 - ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
   CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
-- a re-run of every gallery example when tcdoc's own code changed, and a build error for
-  an executed example whose page shows no output (see :mod:`tcdoc._gallery_guard`);
+- a re-run of every gallery example when tcdoc's own code changed, a build error for an
+  executed example whose page shows no output, and a cache for the pages of examples the build
+  does not execute, so that a build with nothing to do imports no torch (see
+  :mod:`tcdoc._gallery_guard`);
 - links from ``torch.*`` and standard-library names to their official documentation, resolved
   offline (see :func:`tcdoc._links.official_url`).
 
@@ -47,10 +49,10 @@ import tcdoc
 from tcdoc._gallery_guard import (
     check_examples_ran,
     drop_remote_scripts,
+    record_build,
     reread_if_tcdoc_changed,
     rerun_if_tcdoc_changed,
 )
-from tcdoc._inspect import QUESTIONS, answers
 from tcdoc._links import official_url
 from tcdoc._snippets import SnippetError, run_snippet
 from tcdoc.cli import main
@@ -166,9 +168,9 @@ class SummaryDirective(SphinxDirective):
                 assert result.error is not None
                 rows.append([_code_link(self.env, op), f"raises {result.error.type}: {result.error.message}"])
             else:
-                rows.append([_code_link(self.env, op), *answers(result.properties).values()])
+                rows.append([_code_link(self.env, op), *tcdoc.answers(result.properties).values()])
         caption = f"Source x: {scenario.summary}"
-        table = _table(["y =", *QUESTIONS.values()], rows, ["tcdoc-summary"])
+        table = _table(["y =", *tcdoc.QUESTIONS.values()], rows, ["tcdoc-summary"])
         return [nodes.paragraph(caption, caption), table, _stamp(matrix)]
 
 
@@ -463,6 +465,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
     app.connect("env-get-outdated", reread_if_tcdoc_changed)
     app.connect("build-finished", check_examples_ran)
+    app.connect("build-finished", record_build, priority=900)
     app.connect("source-read", drop_remote_scripts)
     app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
     app.connect("source-read", _forget_namespace)

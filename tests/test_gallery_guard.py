@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -77,3 +79,55 @@ def test_a_change_to_tcdoc_re_runs_every_example(tmp_path, monkeypatch):
     status, _ = build(docs)
     assert "re-running every example" in status
     assert "executed 1 out of 1" in status
+
+
+# -- Examples the build does not execute ---------------------------------------------------
+
+# plot_*.py run; a script named otherwise is rendered with its code only, as the GPU examples
+# are on a build without CUDA.
+ONLY_PLOTS = CONF.replace(r'r"\.py$"', r'r"plot_[^\/]*\.py$"')
+assert ONLY_PLOTS != CONF
+NAMES_TCDOC = example("Not run here", "import tcdoc\n\ntcdoc.compare")
+
+
+def set_conf(docs: Path, conf: str) -> None:
+    (docs / "conf.py").write_text(conf)
+
+
+def shows_output(docs: Path, name: str) -> bool:
+    page = (docs / "auto_examples" / name).with_suffix(".rst").read_text()
+    return "sphx-glr-script-out" in page
+
+
+def test_a_rebuild_with_nothing_changed_does_not_import_torch(tmp_path):
+    docs = project(tmp_path, {"plot_a.py": example("Shows a value", "print(2)"), "b.py": NAMES_TCDOC})
+    set_conf(docs, ONLY_PLOTS)
+    build(docs)
+    assert Path(docs / "auto_examples" / "b.py.md5").is_file()  # its page is cached ...
+    rebuild = f"""
+import sys
+from sphinx.application import Sphinx
+app = Sphinx({str(docs)!r}, {str(docs)!r}, {str(docs / "_build" / "html")!r},
+             {str(docs / "_build" / "doctrees")!r}, "html", freshenv=False)
+app.build()
+print("torch" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", rebuild], capture_output=True, text=True, check=True)
+    # ... so sphinx-gallery does not render it again, nor look up the tcdoc names it uses.
+    assert done.stdout.strip().splitlines()[-1] == "False"
+    assert "executed 0 out of 0" in done.stdout
+
+
+def test_running_an_example_or_no_longer_running_it_renders_it_again(tmp_path):
+    docs = project(tmp_path, {"plot_a.py": example("Shows a value", "print(2)"),
+                              "b.py": example("Runs sometimes", "print(3)")})  # fmt: skip
+    set_conf(docs, ONLY_PLOTS)
+    build(docs)
+    assert not shows_output(docs, "b.py")
+    set_conf(docs, CONF)  # every script runs now
+    status, _ = build(docs)
+    assert "re-running every example" in status
+    assert shows_output(docs, "b.py")
+    set_conf(docs, ONLY_PLOTS)  # and b.py no longer does: its old output must go
+    build(docs)
+    assert not shows_output(docs, "b.py")
