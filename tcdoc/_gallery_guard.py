@@ -62,7 +62,7 @@ def _stamp(app: Sphinx) -> str:
     return json.dumps({"tcdoc": source_digest(), "filename_pattern": conf.get("filename_pattern")})
 
 
-def _tcdoc_changed(app: Sphinx) -> bool:
+def _stamp_changed(app: Sphinx) -> bool:
     stamp = Path(app.doctreedir) / STAMP
     return stamp.is_file() and stamp.read_text(encoding="utf-8") != _stamp(app)
 
@@ -92,7 +92,7 @@ def reread_if_tcdoc_changed(
 
     Connected to ``env-get-outdated``.
     """
-    return sorted(env.found_docs) if _tcdoc_changed(app) else []
+    return sorted(env.found_docs) if _stamp_changed(app) else []
 
 
 def rerun_if_tcdoc_changed(app: Sphinx) -> None:
@@ -104,8 +104,8 @@ def rerun_if_tcdoc_changed(app: Sphinx) -> None:
     """
     if "sphinx_gallery_conf" not in app.config:
         return
-    if _tcdoc_changed(app):
-        logger.info("tcdoc changed since the last build: re-running every example")
+    if _stamp_changed(app):
+        logger.info("tcdoc, or which examples the build executes, changed: re-running every example")
         app.config.sphinx_gallery_conf["run_stale_examples"] = True
         for _, copy, executed in _examples(app):
             if not executed:
