@@ -90,7 +90,7 @@ def test_cpu_only_builds_are_told_by_their_version_label(version, cpu_only):
     assert gating.cpu_only_torch(version) is cpu_only
 
 
-def test_the_installed_torch_is_read_without_importing_it():
+def test_the_installed_torch_version_is_read_from_its_package_metadata():
     assert gating.cpu_only_torch() is gating.cpu_only_torch(torch.__version__)
     if gating.cpu_only_torch():
         # What lets the decision skip asking torch: such a build has no CUDA at all.
