@@ -124,7 +124,7 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     out = ROOT / "build" / "bench.json"  # build/ is ignored by git
     out.parent.mkdir(exist_ok=True)
-    session.run("python", "-m", "tcdoc.bench", "--full", "--out", str(out), *session.posargs)
+    session.run("tcdoc", "bench", "--full", "--out", str(out), *session.posargs)
     session.run("python", "benchmarks/matrix_time.py")  # the probe's own cost: the whole matrix
 
 

@@ -37,9 +37,9 @@ extensions = [
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 nitpicky = True
 nitpick_ignore = [
-    # Type variables and private helpers that autodoc spells out in signatures.
-    # tcdoc.bench_plot's axes: matplotlib's docs cannot be linked offline (tcdoc/_links.py knows
-    # only torch and Python).
+    # The plotting functions of tcdoc.bench name matplotlib's Axes by its private module path
+    # (matplotlib.axes._axes.Axes) or its public one; tcdoc/sphinxext/_links.py links the
+    # matplotlib names of tcdoc.draw's signatures, and no inventory is reachable offline for these.
     ("py:class", "matplotlib.axes.Axes"),
     ("py:class", "matplotlib.axes._axes.Axes"),
 ]

@@ -34,9 +34,9 @@ sweep.limit
 # along a straight diagonal, and a method whose time does not depend on the size stays flat.
 import matplotlib.pyplot as plt
 
-import tcdoc.bench_plot
+import tcdoc.bench
 
-tcdoc.bench_plot.plot_time(sweep)
+tcdoc.bench.plot_time(sweep)
 plt.show()
 
 # %%
@@ -63,7 +63,7 @@ f"{sweep.deepcopy_overhead() * 1e6:.1f} µs"
 # The same runs as bytes moved per second: a copy reads each byte of ``x`` and writes it once,
 # so it moves twice the bytes it allocates. ``detach()`` moves nothing and has no line. The
 # dashed line is the copy limit measured above.
-tcdoc.bench_plot.plot_bandwidth(sweep)
+tcdoc.bench.plot_bandwidth(sweep)
 plt.show()
 
 # %%
@@ -89,6 +89,6 @@ print(sweep.headline())
 
 # %%
 # To measure the fuller sweep, from 1 KiB to 256 MiB, and keep the numbers as JSON, run
-# ``python -m tcdoc.bench --full --out results.json``. Which copy to pick in the first place
+# ``tcdoc bench --full --out results.json``. Which copy to pick in the first place
 # is the subject of :doc:`/howto/which-copy`; how ``deepcopy`` copies a tensor is in
 # :doc:`/explanation/deepcopy`.

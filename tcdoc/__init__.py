@@ -17,8 +17,8 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tcdoc._compare import QUESTIONS, Comparison, answers, compare, shares_memory
     from tcdoc._graph import GraphMemory, graph_memory
-    from tcdoc._inspect import QUESTIONS, Comparison, answers, compare, shares_memory
     from tcdoc._probe import (
         SCHEMA,
         CellChange,
@@ -77,7 +77,7 @@ __all__ = [
 ]
 
 # The private modules that define the public names.
-_MODULES = ("tcdoc._graph", "tcdoc._inspect", "tcdoc._probe", "tcdoc._registry")
+_MODULES = ("tcdoc._graph", "tcdoc._compare", "tcdoc._probe", "tcdoc._registry")
 
 
 def _load() -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import torch
 
-__all__ = ["GraphMemory", "graph_memory"]
+__all__ = ["GraphMemory", "graph_memory", "graph_nodes"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,13 +73,7 @@ def graph_memory(tensor: torch.Tensor) -> GraphMemory:
     nodes = 0
     freed = 0
     storages: dict[tuple[torch.device, int], int] = {}
-    seen: set[int] = set()
-    stack = [] if tensor.grad_fn is None else [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in () if tensor.grad_fn is None else graph_nodes(tensor.grad_fn):
         nodes += 1
         for name in _saved_names(node):
             try:
@@ -90,8 +84,30 @@ def graph_memory(tensor: torch.Tensor) -> GraphMemory:
             for saved in _tensors_in(value):
                 storage = saved.untyped_storage()
                 storages[(saved.device, storage.data_ptr())] = storage.nbytes()
-        stack.extend(child for child, _ in node.next_functions if child is not None)
     return GraphMemory(nodes=nodes, storages=len(storages), saved_bytes=sum(storages.values()), freed=freed)
+
+
+def graph_nodes(root: torch.autograd.graph.Node) -> Iterator[torch.autograd.graph.Node]:
+    """Yield every autograd node reachable from ``root`` once, following ``next_functions``.
+
+    The one walk of a graph in tcdoc: :func:`graph_memory` counts what the nodes saved, and
+    :func:`tcdoc.compare` looks among them for the source tensor.
+
+    >>> import torch
+    >>> from tcdoc._graph import graph_nodes
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> [type(node).__name__ for node in graph_nodes((x * 2).sum().grad_fn)]
+    ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
+    """
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        stack.extend(child for child, _ in node.next_functions if child is not None)
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}

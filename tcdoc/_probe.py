@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import torch
 
-from tcdoc._inspect import Comparison, compare
-from tcdoc._registry import Operation, Scenario, cuda_available, get_operation, get_scenario
+from tcdoc._compare import Comparison, compare
+from tcdoc._registry import Operation, Scenario, check_device, cuda_available, get_operation, get_scenario
 from tcdoc._registry import operations as all_operations
 from tcdoc._registry import scenarios as all_scenarios
 
@@ -64,7 +64,7 @@ def environment(device: str = "cpu") -> Environment:
         If ``device`` is not ``"cpu"`` or ``"cuda"``, or is ``"cuda"`` without CUDA.
 
     """
-    device = _check_device(device)
+    device = check_device(device)
     name = torch.cuda.get_device_name() if device == "cuda" else f"CPU ({platform.machine() or 'unknown'})"
     return Environment(
         torch=torch.__version__, device=device, device_name=name, python=platform.python_version()
@@ -73,10 +73,20 @@ def environment(device: str = "cpu") -> Environment:
 
 @dataclasses.dataclass(frozen=True)
 class ErrorInfo:
-    """An exception an operation raised, kept as a result."""
+    """An exception an operation raised, kept as a result.
+
+    ``str()`` gives the one wording that tables, the command and the pictures show.
+
+    >>> import tcdoc
+    >>> str(tcdoc.ErrorInfo("RuntimeError", "it failed"))
+    'RuntimeError: it failed'
+    """
 
     type: str
     message: str
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,19 +96,38 @@ class WarningInfo:
     category: str
     message: str
 
+    def __str__(self) -> str:
+        return f"{self.category}: {self.message}"
+
 
 @dataclasses.dataclass(frozen=True)
 class ProbeResult:
     """What one operation did to one scenario's fresh tensor.
 
-    Exactly one of ``properties`` and ``error`` is set.
+    ``outcome`` is either the measured :class:`Comparison` or the :class:`ErrorInfo` of the
+    exception the operation raised: one field, so a result can never hold both or neither.
+    ``properties`` and ``error`` read it as one or the other.
+
+    >>> import tcdoc
+    >>> result = tcdoc.probe("deepcopy", "non_leaf")
+    >>> isinstance(result.outcome, tcdoc.ErrorInfo), result.properties is None
+    (True, True)
     """
 
     operation: str
     scenario: str
-    properties: Comparison | None
-    error: ErrorInfo | None
+    outcome: Comparison | ErrorInfo
     warnings: tuple[WarningInfo, ...] = ()
+
+    @property
+    def properties(self) -> Comparison | None:
+        """The measured properties, or ``None`` where the operation raised."""
+        return self.outcome if isinstance(self.outcome, Comparison) else None
+
+    @property
+    def error(self) -> ErrorInfo | None:
+        """The exception the operation raised, or ``None`` where it returned a tensor."""
+        return self.outcome if isinstance(self.outcome, ErrorInfo) else None
 
     def to_json(self) -> dict[str, Any]:
         """Return the row as JSON-ready data (see :meth:`Matrix.to_json`)."""
@@ -116,11 +145,13 @@ class ProbeResult:
         try:
             properties = row["properties"]
             error = row["error"]
+            if (properties is None) == (error is None):
+                raise TypeError("a row needs exactly one of 'properties' and 'error'")
+            outcome = ErrorInfo(**error) if properties is None else Comparison(**properties)
             return cls(
                 operation=str(row["operation"]),
                 scenario=str(row["scenario"]),
-                properties=None if properties is None else Comparison(**properties),
-                error=None if error is None else ErrorInfo(**error),
+                outcome=outcome,
                 warnings=tuple(WarningInfo(**w) for w in row["warnings"]),
             )
         except (KeyError, TypeError) as exc:
@@ -158,7 +189,7 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
     """
     op = operation if isinstance(operation, Operation) else get_operation(operation)
     sc = scenario if isinstance(scenario, Scenario) else get_scenario(scenario)
-    device = _check_device(device)
+    device = check_device(device)
     if (op.needs_cuda or sc.needs_cuda) and not cuda_available():
         raise ValueError(f"{op.name} on {sc.name} needs CUDA, and this torch has no CUDA device")
     source = sc.build(torch.device(device))
@@ -167,10 +198,8 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
         try:
             result = op.apply(source)
         except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
-            return ProbeResult(
-                op.name, sc.name, None, ErrorInfo(type(exc).__name__, str(exc)), _warnings(caught)
-            )
-    return ProbeResult(op.name, sc.name, compare(source, result), None, _warnings(caught))
+            return ProbeResult(op.name, sc.name, ErrorInfo(type(exc).__name__, str(exc)), _warnings(caught))
+    return ProbeResult(op.name, sc.name, compare(source, result), _warnings(caught))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -236,7 +265,7 @@ def matrix(
     >>> [(row.operation, row.properties.shares_storage) for row in m.rows]
     [('clone', False), ('detach', True)]
     """
-    device = _check_device(device)
+    device = check_device(device)
     ops = _select(operations, all_operations(), get_operation)
     scs = _select(scenarios, all_scenarios(), get_scenario)
     rows = tuple(probe(op, sc, device) for op in ops for sc in scs)
@@ -278,14 +307,6 @@ def diff(old: Matrix, new: Matrix) -> tuple[CellChange, ...]:
 # -- Helpers -----------------------------------------------------------------------------
 
 
-def _check_device(device: object) -> str:
-    if device not in ("cpu", "cuda"):
-        raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
-    if device == "cuda" and not cuda_available():
-        raise ValueError("device 'cuda' was asked for, but this torch has no CUDA device")
-    return str(device)
-
-
 def _warnings(caught: Sequence[warnings.WarningMessage]) -> tuple[WarningInfo, ...]:
     return tuple(WarningInfo(w.category.__name__, str(w.message)) for w in caught)
 
@@ -303,8 +324,8 @@ def _select(names: Iterable[str] | None, everything: tuple[T, ...], get: Callabl
 
 def _flatten(row: ProbeResult) -> dict[str, object]:
     cells: dict[str, object] = {
-        "error": None if row.error is None else f"{row.error.type}: {row.error.message}",
-        "warnings": [f"{w.category}: {w.message}" for w in row.warnings],
+        "error": None if row.error is None else str(row.error),
+        "warnings": [str(w) for w in row.warnings],
     }
     if row.properties is not None:
         cells.update(row.properties.as_dict())

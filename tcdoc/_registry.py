@@ -84,6 +84,34 @@ def cuda_available() -> bool:
     return torch.cuda.is_available()
 
 
+def check_device(device: object) -> str:
+    """Return ``device`` if it is ``"cpu"``, or ``"cuda"`` where this torch has a CUDA device.
+
+    The one check of a ``device`` argument, shared by the probe, the drawings and the benchmark.
+
+    Raises
+    ------
+    TypeError
+        If ``device`` is not a string.
+    ValueError
+        If it names another device, or ``"cuda"`` where there is none.
+
+    Examples
+    --------
+    >>> from tcdoc._registry import check_device
+    >>> check_device("cpu")
+    'cpu'
+
+    """
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a str, got {type(device).__name__}")
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+    if device == "cuda" and not cuda_available():
+        raise ValueError("device 'cuda' needs CUDA, and this torch has no CUDA device")
+    return device
+
+
 # -- Operations --------------------------------------------------------------------------
 
 

@@ -13,23 +13,11 @@ from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
+from tcdoc._labels import SHORT_LABELS
 
 __all__ = ["main"]
 
 USAGE_ERROR = 2
-
-# Short column titles for the text table; the JSON uses the full field names.
-_COLUMNS = {
-    "new_object": "new obj",
-    "shares_storage": "shares mem",
-    "shares_version_counter": "shares ver",
-    "requires_grad": "req grad",
-    "is_leaf": "leaf",
-    "grad_fn": "grad_fn",
-    "gradient_flows_to_source": "grad to x",
-    "result_type": "type",
-    "new_bytes": "new bytes",
-}
 
 
 class _UsageError(Exception):
@@ -72,6 +60,15 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("old", type=Path, help="a JSON file from 'tcdoc matrix --json'")
     diff.add_argument("new", type=Path, help="another such file, say from a newer torch")
     diff.set_defaults(run=_diff)
+
+    bench = commands.add_parser("bench", help="time each copy method against tensor size (needs quiet)")
+    bench.add_argument("--out", type=Path, required=True, help="where to write the JSON results")
+    bench.add_argument(
+        "--full", action="store_true", help="sweep 1 KiB to 256 MiB (default: the docs' small sweep)"
+    )
+    bench.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where tensors are made")
+    bench.add_argument("--min-run-time", type=float, default=None, help="seconds per measurement")
+    bench.set_defaults(run=_bench)
     return parser
 
 
@@ -81,15 +78,14 @@ def _matrix(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=2))
         return 0
     print(f"# {result.environment}")
-    header = ["operation", "scenario", *_COLUMNS.values()]
+    header = ["operation", "scenario", *SHORT_LABELS.values()]
     table = [header]
     for row in result.rows:
-        if row.properties is None:
-            assert row.error is not None
-            cells = [f"raises {row.error.type}"]
+        if isinstance(row.outcome, tcdoc.ErrorInfo):
+            cells = [f"raises {row.outcome.type}"]
         else:
-            values = row.properties.as_dict()
-            cells = [_text(values[field]) for field in _COLUMNS]
+            values = row.outcome.as_dict()
+            cells = [_text(values[field]) for field in SHORT_LABELS]
         table.append([row.operation, row.scenario, *cells])
     widths = [max(len(line[i]) for line in table if i < len(line)) for i in range(len(header))]
     for line in table:
@@ -106,14 +102,13 @@ def _explain(args: argparse.Namespace) -> int:
     for row in result.rows:
         scenario = tcdoc.get_scenario(row.scenario)
         print(f"\nOn {scenario.name}: {scenario.summary}")
-        if row.error is not None:
-            print(f"  raises {row.error.type}: {row.error.message}")
+        if isinstance(row.outcome, tcdoc.ErrorInfo):
+            print(f"  raises {row.outcome}")
         else:
-            assert row.properties is not None
-            for key, words in tcdoc.answers(row.properties).items():
+            for key, words in tcdoc.answers(row.outcome).items():
                 print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
         for warning in row.warnings:
-            print(f"  warns {warning.category}: {warning.message}")
+            print(f"  warns {warning}")
     return 0
 
 
@@ -126,6 +121,23 @@ def _diff(args: argparse.Namespace) -> int:
         print("no differences")
     for change in changes:
         print(f"{change.operation} / {change.scenario} / {change.field}: {change.old!r} -> {change.new!r}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import tcdoc.bench  # torch.utils.benchmark comes with it: only this command needs it
+
+    min_run_time = args.min_run_time if args.min_run_time is not None else (0.5 if args.full else 0.1)
+    sizes = tcdoc.bench.FULL_SIZES if args.full else tcdoc.bench.SMALL_SIZES
+    sweep = _guard(lambda: tcdoc.bench.run(sizes=sizes, device=args.device, min_run_time=min_run_time))
+    try:
+        args.out.write_text(sweep.to_json() + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise _UsageError(f"cannot write {args.out}: {exc.strerror}") from exc
+    print(repr(sweep))
+    if {"clone", "deepcopy"} <= set(sweep.methods):
+        print(sweep.headline())
+    print(f"Wrote {args.out}")
     return 0
 
 

@@ -5,7 +5,7 @@ decision from :func:`tcdoc.cuda_available` and the environment variable ``TCDOC_
 
 - CUDA present: the GPU examples run, and their pages show real output;
 - CUDA absent: they are still listed with their code, not run, and their pages say so
-  (the Sphinx side of this lives in ``tcdoc.sphinxext``);
+  (the Sphinx side of this lives in ``tcdoc.sphinxext._gpu``);
 - CUDA absent but ``TCDOC_REQUIRE_GPU=1`` (``nox -s docs-gpu``): :class:`GpuRequiredError`.
 
 ``docs/conf.py`` turns the decision into sphinx-gallery's ``filename_pattern`` with
@@ -179,19 +179,24 @@ def gallery_filename_pattern(cuda: bool) -> str:
 def is_gpu_example(path: str | PurePath) -> bool:
     """Tell whether the script at ``path`` is a GPU example (its folder is called ``gpu``).
 
+    The one rule: a GPU example is a script that :func:`gallery_filename_pattern` leaves out of a
+    build without CUDA. :func:`gpu_examples` lists them with it.
+
     >>> import tcdoc.gating
     >>> tcdoc.gating.is_gpu_example("examples/gpu/plot_gpu_02_devices.py")
     True
+    >>> tcdoc.gating.is_gpu_example("examples/plot_01_clone.py")
+    False
     """
     if not isinstance(path, (str, PurePath)):
         raise TypeError(f"path must be a str or a path, got {type(path).__name__}")
-    # Windows separators are normalised here too, so the answer is the same on every system.
-    parts = PurePath(str(path).replace("\\", "/")).parts
-    return len(parts) >= 2 and parts[-2] == GPU_FOLDER and parts[-1].endswith(".py")
+    # A leading separator, so that a bare "gpu/plot.py" or "plot.py" reads like a path in a folder.
+    name = "/" + str(path)
+    return name.endswith(".py") and re.search(gallery_filename_pattern(cuda=False), name) is None
 
 
 def gpu_examples(examples_dir: str | Path) -> tuple[Path, ...]:
-    """List the GPU example scripts under ``examples_dir``, sorted by name.
+    """List the GPU example scripts under ``examples_dir`` (see :func:`is_gpu_example`), sorted.
 
     These are the pages that a build without CUDA shows without output.
 
@@ -204,7 +209,7 @@ def gpu_examples(examples_dir: str | Path) -> tuple[Path, ...]:
     folder = Path(examples_dir)
     if not folder.is_dir():
         raise ValueError(f"examples_dir must be a directory, got {str(examples_dir)!r}")
-    return tuple(sorted((folder / GPU_FOLDER).glob("*.py")))
+    return tuple(sorted(script for script in folder.rglob("*.py") if is_gpu_example(script)))
 
 
 def no_cuda_note() -> str:

@@ -11,6 +11,7 @@ import torch
 
 import tcdoc.bench
 from tcdoc.bench import METHODS, Sweep
+from tcdoc.cli import main
 
 SIZES = (1024, 4096)
 FAST = 0.001  # seconds per measurement: enough to get a number, far too little to trust it
@@ -175,14 +176,21 @@ def test_default_sweeps_span_the_documented_sizes():
 # -- Command line ------------------------------------------------------------------------------
 
 
-def test_main_writes_json(tmp_path, monkeypatch, capsys):
+def test_tcdoc_bench_writes_json(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(tcdoc.bench, "SMALL_SIZES", (1024,))
     out = tmp_path / "results.json"
-    assert tcdoc.bench.main(["--out", str(out), "--min-run-time", str(FAST)]) == 0
+    assert main(["bench", "--out", str(out), "--min-run-time", str(FAST)]) == 0
     written = Sweep.from_json(out.read_text(encoding="utf-8"))
     assert written.sizes == (1024,)
     assert written.methods == METHODS
     assert str(out) in capsys.readouterr().out
+
+
+def test_tcdoc_bench_reports_an_unwritable_path(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(tcdoc.bench, "SMALL_SIZES", (1024,))
+    out = tmp_path / "missing-folder" / "results.json"
+    assert main(["bench", "--out", str(out), "--min-run-time", str(FAST)]) == 2
+    assert f"cannot write {out}" in capsys.readouterr().err
 
 
 # -- Bad arguments -----------------------------------------------------------------------------
@@ -232,10 +240,10 @@ def test_plots_draw_one_line_per_method(sweep):
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
 
-    import tcdoc.bench_plot
+    import tcdoc.bench
 
-    time_ax = tcdoc.bench_plot.plot_time(sweep)
-    bandwidth_ax = tcdoc.bench_plot.plot_bandwidth(sweep)
+    time_ax = tcdoc.bench.plot_time(sweep)
+    bandwidth_ax = tcdoc.bench.plot_bandwidth(sweep)
     try:
         assert [line.get_label() for line in time_ax.get_lines()] == [tcdoc.bench.code_of(m) for m in METHODS]
         labels = [line.get_label() for line in bandwidth_ax.get_lines()]
@@ -243,6 +251,6 @@ def test_plots_draw_one_line_per_method(sweep):
         assert labels[-1].startswith("copy limit")
         assert list(time_ax.get_xticks()) == list(SIZES)
         with pytest.raises(TypeError, match=r"sweep must be a tcdoc\.bench\.Sweep"):
-            tcdoc.bench_plot.plot_time({})  # type: ignore[arg-type]
+            tcdoc.bench.plot_time({})  # type: ignore[arg-type]
     finally:
         plt.close("all")

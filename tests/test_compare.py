@@ -226,3 +226,21 @@ def _written_overlap(base: torch.Tensor, first: torch.Tensor, second: torch.Tens
     scratch = torch.zeros_like(base)
     scratch.as_strided(first.shape, first.stride(), first.storage_offset()).fill_(1)
     return bool(scratch.as_strided(second.shape, second.stride(), second.storage_offset()).any())
+
+
+def test_every_field_has_one_heading_and_the_short_ones_are_fields():
+    from tcdoc._labels import LABELS, SHORT_LABELS
+
+    fields = list(tcdoc.Comparison.__dataclass_fields__)
+    assert list(LABELS) == fields
+    assert set(SHORT_LABELS) <= set(fields)
+
+
+def test_storage_extent_follows_strides_and_offset():
+    from tcdoc._compare import storage_extent
+
+    base = torch.arange(12.0).reshape(3, 4)
+    assert storage_extent(base) == (0, 48)
+    assert storage_extent(base[1:, 1:3]) == (20, 44)
+    assert storage_extent(base.t()) == (0, 48)
+    assert storage_extent(base[:, 3]) == (12, 48)

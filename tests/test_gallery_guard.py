@@ -10,7 +10,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
-from tcdoc import _gallery_guard
+from tcdoc.sphinxext import _gallery_guard
 
 CONF = """
 extensions = ["sphinx_gallery.gen_gallery", "tcdoc.sphinxext"]

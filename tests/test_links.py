@@ -1,10 +1,10 @@
-"""tcdoc._links.official_url: every PyTorch and Python name the pages link to gets its official page."""
+"""official_url: every PyTorch and Python name the pages link to gets its official page."""
 
 from __future__ import annotations
 
 import pytest
 
-from tcdoc._links import PYTHON_DOCS, TORCH_DOCS, official_url
+from tcdoc.sphinxext._links import PYTHON_DOCS, TORCH_DOCS, official_url
 
 GENERATED = [
     # Tensor methods and attributes with a page of their own.

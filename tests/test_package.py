@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +69,63 @@ def test_a_result_pickled_here_loads_in_a_fresh_interpreter():
 def test_an_unknown_name_is_an_attribute_error_naming_it():
     with pytest.raises(AttributeError, match="module 'tcdoc' has no attribute 'clone_everything'"):
         tcdoc.clone_everything  # noqa: B018 - the lookup is the test
+
+
+# -- The layout: one folder per heavy dependency ------------------------------------------------
+
+PACKAGE = Path(tcdoc.__file__).parent
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The top-level packages that a module imports, anywhere in it (functions included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("dependency", "allowed"),
+    [
+        ("sphinx", ("sphinxext/",)),
+        ("docutils", ("sphinxext/",)),
+        ("sphinx_gallery", ("sphinxext/",)),
+        ("matplotlib", ("draw/_render.py", "bench/_plot.py")),
+    ],
+)
+def test_heavy_dependencies_are_imported_only_in_their_folder(dependency, allowed):
+    modules = sorted(PACKAGE.rglob("*.py"))
+    assert len(modules) > 20
+    importers = {
+        path.relative_to(PACKAGE).as_posix() for path in modules if dependency in imported_packages(path)
+    }
+    assert importers, f"nothing imports {dependency}: the check looks in the wrong place"
+    strays = {name for name in importers if not name.startswith(allowed)}
+    assert not strays, f"{dependency} is imported outside {allowed}: {sorted(strays)}"
+
+
+def test_there_is_one_sphinx_setup():
+    setups = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if any(
+            isinstance(node, ast.FunctionDef) and node.name == "setup"
+            for node in ast.parse(path.read_text(encoding="utf-8")).body
+        )
+    ]
+    assert setups == ["sphinxext/__init__.py"]
+
+
+def test_the_core_and_gating_import_no_sphinx_and_no_matplotlib():
+    code = (
+        "import tcdoc, tcdoc.gating, tcdoc.draw, tcdoc.bench, tcdoc.cli\n"
+        "tcdoc.compare; tcdoc.draw.diagram; tcdoc.bench.run\n"
+        "import sys\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sphinx', 'docutils', 'matplotlib'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -183,7 +183,7 @@ def test_diff_lists_changed_cells_only():
     old = tcdoc.matrix(["clone", "detach"], ["no_grad", "non_leaf"])
     assert tcdoc.diff(old, old) == ()
     row = old.get("detach", "no_grad")
-    changed = dataclasses.replace(row, properties=dataclasses.replace(row.properties, shares_storage=False))
+    changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, shares_storage=False))
     new = dataclasses.replace(old, rows=tuple(changed if r is row else r for r in old.rows))
     assert tcdoc.diff(old, new) == (tcdoc.CellChange("detach", "no_grad", "shares_storage", True, False),)
     fewer = dataclasses.replace(old, rows=old.rows[1:])

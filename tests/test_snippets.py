@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sphinx.application import Sphinx
 
-from tcdoc._snippets import SnippetError, run_snippet
+from tcdoc.sphinxext._snippets import SnippetError, run_snippet
 
 # -- run_snippet ---------------------------------------------------------------------------------
 

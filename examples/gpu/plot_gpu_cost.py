@@ -40,9 +40,9 @@ sweep.limit
 # with the data.
 import matplotlib.pyplot as plt
 
-import tcdoc.bench_plot
+import tcdoc.bench
 
-tcdoc.bench_plot.plot_time(sweep)
+tcdoc.bench.plot_time(sweep)
 plt.show()
 
 # %%
@@ -59,7 +59,7 @@ f"{sweep.deepcopy_overhead() * 1e6:.1f} µs"
 # Bandwidth against size
 # ----------------------
 # Bytes moved per second (twice the bytes allocated); the dashed line is the copy limit.
-tcdoc.bench_plot.plot_bandwidth(sweep)
+tcdoc.bench.plot_bandwidth(sweep)
 plt.show()
 
 # %%

@@ -1,10 +1,11 @@
 """Figures of a :class:`tcdoc.bench.Sweep`: time against size, and bandwidth against the copy limit.
 
-This module needs matplotlib (``pip install tcdoc[plot]``); :mod:`tcdoc.bench` does not.
+The only module of :mod:`tcdoc.bench` that imports matplotlib (``pip install tcdoc[plot]``);
+``tcdoc.bench.plot_time`` and ``tcdoc.bench.plot_bandwidth`` load it on first use.
 
->>> import tcdoc.bench, tcdoc.bench_plot
+>>> import tcdoc.bench
 >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["clone"], min_run_time=0.001)
->>> ax = tcdoc.bench_plot.plot_time(sweep)
+>>> ax = tcdoc.bench.plot_time(sweep)
 >>> [line.get_label() for line in ax.get_lines()]
 ['x.clone()']
 >>> import matplotlib.pyplot as plt
@@ -20,7 +21,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.ticker import NullLocator
 
-from tcdoc.bench import Sweep, format_size
+from tcdoc.bench._results import Sweep, format_size
 
 __all__ = ["plot_bandwidth", "plot_time"]
 

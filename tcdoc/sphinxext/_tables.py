@@ -1,80 +1,34 @@
-"""Sphinx extension: render facts measured by tcdoc at build time.
+"""The fact directives and roles: tables, lists and single values, all read from one matrix per build.
 
-Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
-
-- ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
-- ``tcdoc-matrix``: every operation on every scenario, one table per operation;
-- ``tcdoc-scenarios``: the registered scenarios;
-- ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
-  one compact table;
-- ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
-- ``tcdoc-diagram``: pictures of what operations did, drawn at build time (see
-  :mod:`tcdoc.sphinxext_draw`);
-- ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
-  and the value of its last line (``:raises: Name`` for a snippet that ends in an expected error,
-  ``:continue:`` to run in the namespace of the page's previous snippet);
-- ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
-  ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
-- ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
-- ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
-  CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
-- a re-run of every gallery example when tcdoc's own code changed, a build error for an
-  executed example whose page shows no output, and a cache for the pages of examples the build
-  does not execute, so that a build with nothing to do imports no torch (see
-  :mod:`tcdoc._gallery_guard`);
-- links from ``torch.*`` and standard-library names to their official documentation, resolved
-  offline (see :func:`tcdoc._links.official_url`).
-
-Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
+``tcdoc-summary``, ``tcdoc-matrix``, ``tcdoc-properties`` and ``tcdoc-scenarios``;
+``{tcdoc-fact}`op/scenario/field``` and ``{tcdoc-env}`torch```. Every value comes from
+:func:`tcdoc.matrix`, probed once per build on ``tcdoc_device``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import io
-import os
-import shlex
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.addnodes import pending_xref
-from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import tcdoc
-from tcdoc._gallery_guard import (
-    check_examples_ran,
-    drop_remote_scripts,
-    record_build,
-    reread_if_tcdoc_changed,
-    rerun_if_tcdoc_changed,
-)
-from tcdoc._links import official_url
-from tcdoc._snippets import SnippetError, run_snippet
-from tcdoc.cli import main
+from tcdoc._labels import LABELS
 
-__all__ = ["setup"]
-
-# The matrix columns, with short headings; every Comparison field appears here.
-MATRIX_COLUMNS = {
-    "new_object": "new object",
-    "shares_storage": "shares memory",
-    "shares_version_counter": "shares version counter",
-    "requires_grad": "requires_grad",
-    "is_leaf": "is_leaf",
-    "grad_fn": "grad_fn",
-    "gradient_flows_to_source": "gradient reaches x",
-    "result_type": "type",
-    "copies_grad": "copies .grad",
-    "copies_attributes": "copies attributes",
-    "same_strides": "same strides",
-    "same_device": "same device",
-    "new_bytes": "new bytes",
-}
+__all__ = [
+    "EnvRole",
+    "FactRole",
+    "MatrixDirective",
+    "PropertiesDirective",
+    "ScenariosDirective",
+    "SummaryDirective",
+    "build_matrix",
+]
 
 
 @functools.cache
@@ -164,11 +118,10 @@ class SummaryDirective(SphinxDirective):
         for name in names:
             op = tcdoc.get_operation(name)
             result = matrix.get(op.name, scenario.name)
-            if result.properties is None:
-                assert result.error is not None
-                rows.append([_code_link(self.env, op), f"raises {result.error.type}: {result.error.message}"])
+            if isinstance(result.outcome, tcdoc.ErrorInfo):
+                rows.append([_code_link(self.env, op), f"raises {result.outcome}"])
             else:
-                rows.append([_code_link(self.env, op), *tcdoc.answers(result.properties).values()])
+                rows.append([_code_link(self.env, op), *tcdoc.answers(result.outcome).values()])
         caption = f"Source x: {scenario.summary}"
         table = _table(["y =", *tcdoc.QUESTIONS.values()], rows, ["tcdoc-summary"])
         return [nodes.paragraph(caption, caption), table, _stamp(matrix)]
@@ -215,16 +168,15 @@ class MatrixDirective(SphinxDirective):
         table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
-        for index, (field, label) in enumerate(MATRIX_COLUMNS.items()):
+        for index, (field, label) in enumerate(LABELS.items()):
             row = nodes.row()
             row += _cell(label)
             for result in results:
-                if result.properties is not None:
-                    row += _cell(result.properties.as_dict()[field])
+                if isinstance(result.outcome, tcdoc.Comparison):
+                    row += _cell(result.outcome.as_dict()[field])
                 elif index == 0:
-                    assert result.error is not None
-                    spanning = _cell(f"raises {result.error.type} (below)")
-                    spanning["morerows"] = len(MATRIX_COLUMNS) - 1
+                    spanning = _cell(f"raises {result.outcome.type} (below)")
+                    spanning["morerows"] = len(LABELS) - 1
                     spanning["classes"].append("tcdoc-raises")
                     row += spanning
             body.append(row)
@@ -232,13 +184,9 @@ class MatrixDirective(SphinxDirective):
         messages: dict[str, list[str]] = {}
         for result in results:
             if result.error is not None:
-                messages.setdefault(f"raises {result.error.type}: {result.error.message}", []).append(
-                    result.scenario
-                )
+                messages.setdefault(f"raises {result.error}", []).append(result.scenario)
             for warning in result.warnings:
-                messages.setdefault(f"warns {warning.category}: {warning.message}", []).append(
-                    result.scenario
-                )
+                messages.setdefault(f"warns {warning}", []).append(result.scenario)
         notes = nodes.bullet_list()
         for text, scenarios in messages.items():
             notes += nodes.list_item("", self._note(", ".join(scenarios), text))
@@ -270,22 +218,21 @@ class PropertiesDirective(SphinxDirective):
             ]
         except ValueError as exc:
             raise self.error(f"tcdoc-properties: {exc}") from exc
-        fields = _names(self.options.get("fields")) or list(MATRIX_COLUMNS)
-        unknown = [field for field in fields if field not in MATRIX_COLUMNS]
+        fields = _names(self.options.get("fields")) or list(LABELS)
+        unknown = [field for field in fields if field not in LABELS]
         if not operations or unknown:
             raise self.error(f"tcdoc-properties needs :operations: and known :fields:; unknown: {unknown}")
         several = len(scenarios) > 1
-        header = ["y =", *(["x"] if several else []), *(MATRIX_COLUMNS[field] for field in fields)]
+        header = ["y =", *(["x"] if several else []), *(LABELS[field] for field in fields)]
         rows: list[list[object]] = []
         for op in operations:
             for scenario in scenarios:
                 result = matrix.get(op.name, scenario.name)
                 cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
-                if result.properties is None:
-                    assert result.error is not None
-                    cells += [f"raises {result.error.type}"] * len(fields)
+                if isinstance(result.outcome, tcdoc.ErrorInfo):
+                    cells += [f"raises {result.outcome.type}"] * len(fields)
                 else:
-                    values = result.properties.as_dict()
+                    values = result.outcome.as_dict()
                     cells += [values[field] for field in fields]
                 rows.append(cells)
         output: list[nodes.Node] = []
@@ -309,93 +256,6 @@ class ScenariosDirective(SphinxDirective):
         return [items]
 
 
-class CommandDirective(SphinxDirective):
-    """Run ``tcdoc ARGS`` in the build and show what it printed and its exit status."""
-
-    required_arguments = 1
-    final_argument_whitespace = True
-
-    def run(self) -> list[nodes.Node]:
-        argv = shlex.split(self.arguments[0])
-        status, output = run_command(argv)
-        text = f"$ tcdoc {shlex.join(argv)}\n{output.rstrip()}"
-        if status:
-            text += f"\n[exit status {status}]"
-        block = nodes.literal_block(text, text, language="console")
-        return [block]
-
-
-def run_command(argv: Sequence[str]) -> tuple[int, str]:
-    """Run the ``tcdoc`` command in this process; return its exit status and output."""
-    buffer = io.StringIO()
-    columns = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "100"  # argparse wraps help text to this width
-    try:
-        with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
-            try:
-                status = main(argv)
-            except SystemExit as exc:  # --help and argparse's own errors exit
-                status = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        if columns is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = columns
-    return status, buffer.getvalue()
-
-
-# The namespace of the last tcdoc-run snippet on each page, for ``:continue:``.
-_NAMESPACES: dict[str, dict[str, Any]] = {}
-
-
-def fresh_namespace() -> dict[str, Any]:
-    """Return the namespace a ``tcdoc-run`` snippet starts in: torch, copy and tcdoc, seeded."""
-    import copy
-
-    import torch
-
-    torch.manual_seed(0)
-    return {"__name__": "__tcdoc_run__", "copy": copy, "torch": torch, "tcdoc": tcdoc}
-
-
-class RunDirective(SphinxDirective):
-    """Run the content as Python in the build; show the code, then what it showed.
-
-    A snippet that raises fails the build, unless ``:raises:`` names the exception's class.
-    """
-
-    has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {
-        "raises": directives.unchanged_required,
-        "continue": directives.flag,
-    }
-
-    def run(self) -> list[nodes.Node]:
-        code = "\n".join(self.content)
-        docname = self.env.docname
-        if "continue" in self.options:
-            if docname not in _NAMESPACES:
-                raise self.error("tcdoc-run :continue: needs an earlier tcdoc-run snippet on this page")
-            namespace = _NAMESPACES[docname]
-        else:
-            namespace = _NAMESPACES[docname] = fresh_namespace()
-        try:
-            result = run_snippet(code, namespace, raises=self.options.get("raises"))
-        except (SnippetError, SyntaxError) as exc:
-            raise self.error(f"tcdoc-run: {exc}") from exc
-        output: list[nodes.Node] = [nodes.literal_block(code, code, language="python")]
-        if result.output:
-            block = nodes.literal_block(result.output, result.output, language="none")
-            block["classes"].append("tcdoc-run-output")
-            output.append(block)
-        return output
-
-
-def _forget_namespace(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Start each read of a page without the namespaces of an earlier read (``source-read``)."""
-    _NAMESPACES.pop(docname, None)
-
-
 class FactRole(SphinxRole):
     """``{tcdoc-fact}`op/scenario/field``: one measured value, shown as code."""
 
@@ -410,11 +270,11 @@ class FactRole(SphinxRole):
         except (KeyError, ValueError) as exc:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: {exc}")]
         if field == "error":
-            value: object = None if result.error is None else f"{result.error.type}: {result.error.message}"
+            value: object = None if result.error is None else str(result.error)
         elif field == "error.type":
             value = None if result.error is None else result.error.type
         elif field == "warning":
-            value = "; ".join(f"{w.category}: {w.message}" for w in result.warnings) or None
+            value = "; ".join(map(str, result.warnings)) or None
         elif result.properties is not None and field in result.properties.as_dict():
             value = result.properties.as_dict()[field]
         else:
@@ -431,42 +291,3 @@ class EnvRole(SphinxRole):
             return [], [self.inliner.reporter.error(f"tcdoc-env: unknown field {self.text!r}")]
         value = str(getattr(environment, self.text))
         return [nodes.literal(value, value, classes=["tcdoc-env"])], []
-
-
-def resolve_official(
-    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
-) -> nodes.reference | None:
-    """Link ``torch.*`` and Python names to their official pages (``missing-reference`` handler)."""
-    if node.get("refdomain") != "py":
-        return None
-    url = official_url(node["reftarget"])
-    if url is None:
-        return None
-    reference = nodes.reference("", "", internal=False, refuri=url, reftitle=node["reftarget"])
-    reference += contnode
-    return reference
-
-
-def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the directives, roles, offline links and settings."""
-    app.add_config_value("tcdoc_device", "cpu", "env", types=[str])
-    app.add_config_value("tcdoc_operation_docs", {}, "env", types=[dict])
-    app.add_directive("tcdoc-summary", SummaryDirective)
-    app.add_directive("tcdoc-matrix", MatrixDirective)
-    app.add_directive("tcdoc-scenarios", ScenariosDirective)
-    app.add_directive("tcdoc-properties", PropertiesDirective)
-    app.add_directive("tcdoc-command", CommandDirective)
-    app.add_directive("tcdoc-run", RunDirective)
-    app.add_role("tcdoc-fact", FactRole())
-    app.add_role("tcdoc-env", EnvRole())
-    app.connect("missing-reference", resolve_official)
-    app.setup_extension("tcdoc._sphinx_gpu")
-    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
-    app.connect("builder-inited", rerun_if_tcdoc_changed, priority=400)
-    app.connect("env-get-outdated", reread_if_tcdoc_changed)
-    app.connect("build-finished", check_examples_ran)
-    app.connect("build-finished", record_build, priority=900)
-    app.connect("source-read", drop_remote_scripts)
-    app.setup_extension("tcdoc.sphinxext_draw")  # the tcdoc-diagram directive
-    app.connect("source-read", _forget_namespace)
-    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,6 +1,6 @@
-"""Run a short code snippet and capture what a reader would see: the engine of ``tcdoc-run``.
+"""The ``tcdoc-run`` directive, and the runner that captures what a reader of a snippet would see.
 
-Only the standard library is imported here; the snippets themselves import what they need.
+The runner imports only the standard library; the snippets themselves import what they need.
 """
 
 from __future__ import annotations
@@ -11,9 +11,23 @@ import dataclasses
 import io
 import traceback
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
-__all__ = ["SnippetError", "SnippetResult", "run_snippet"]
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+import tcdoc
+
+__all__ = [
+    "RunDirective",
+    "SnippetError",
+    "SnippetResult",
+    "forget_namespace",
+    "fresh_namespace",
+    "run_snippet",
+]
 
 
 class SnippetError(Exception):
@@ -109,3 +123,57 @@ def run_snippet(code: str, namespace: dict[str, Any], raises: str | None = None)
     if value is not None:
         lines.append(repr(value))
     return SnippetResult("\n".join(lines), None)
+
+
+# -- The tcdoc-run directive ---------------------------------------------------------------
+
+# The namespace of the last tcdoc-run snippet on each page, for ``:continue:``.
+_NAMESPACES: dict[str, dict[str, Any]] = {}
+
+
+def fresh_namespace() -> dict[str, Any]:
+    """Return the namespace a ``tcdoc-run`` snippet starts in: torch, copy and tcdoc, seeded."""
+    import copy
+
+    import torch
+
+    torch.manual_seed(0)
+    return {"__name__": "__tcdoc_run__", "copy": copy, "torch": torch, "tcdoc": tcdoc}
+
+
+class RunDirective(SphinxDirective):
+    """Run the content as Python in the build; show the code, then what it showed.
+
+    A snippet that raises fails the build, unless ``:raises:`` names the exception's class.
+    """
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "raises": directives.unchanged_required,
+        "continue": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        code = "\n".join(self.content)
+        docname = self.env.docname
+        if "continue" in self.options:
+            if docname not in _NAMESPACES:
+                raise self.error("tcdoc-run :continue: needs an earlier tcdoc-run snippet on this page")
+            namespace = _NAMESPACES[docname]
+        else:
+            namespace = _NAMESPACES[docname] = fresh_namespace()
+        try:
+            result = run_snippet(code, namespace, raises=self.options.get("raises"))
+        except (SnippetError, SyntaxError) as exc:
+            raise self.error(f"tcdoc-run: {exc}") from exc
+        output: list[nodes.Node] = [nodes.literal_block(code, code, language="python")]
+        if result.output:
+            block = nodes.literal_block(result.output, result.output, language="none")
+            block["classes"].append("tcdoc-run-output")
+            output.append(block)
+        return output
+
+
+def forget_namespace(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Start each read of a page without the namespaces of an earlier read (``source-read``)."""
+    _NAMESPACES.pop(docname, None)

@@ -1,6 +1,6 @@
 """The Sphinx side of the GPU examples' gating (see :mod:`tcdoc.gating`).
 
-Loaded by ``tcdoc.sphinxext``. A build without CUDA puts a note at the top of each GPU example
+A build without CUDA puts a note at the top of each GPU example
 page, which sphinx-gallery rendered with its code and no output, and a build that shows output
 on such a page fails (output left over from an earlier build with CUDA). The ``tcdoc-gpu-status``
 directive, for the GPU gallery's header, says in either case what this build did.
@@ -20,7 +20,7 @@ from sphinx.util.docutils import SphinxDirective
 import tcdoc
 from tcdoc import gating
 
-__all__ = ["gpu_example_docs", "gpu_examples_run", "setup"]
+__all__ = ["GpuStatusDirective", "gpu_example_docs", "gpu_examples_run", "mark_gpu_pages"]
 
 logger = logging.getLogger(__name__)
 
@@ -103,12 +103,3 @@ class GpuStatusDirective(SphinxDirective):
             "Download them and run them on a machine with CUDA to see the figures for your GPU."
         )
         return [_note(text)]
-
-
-def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the ``tcdoc_gpu_execute`` setting, the note and the directive."""
-    # None: decide with tcdoc.gating.gpu_examples_execute(). docs/conf.py sets it from that same call.
-    app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
-    app.add_directive("tcdoc-gpu-status", GpuStatusDirective)
-    app.connect("doctree-read", mark_gpu_pages)
-    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

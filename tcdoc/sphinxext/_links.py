@@ -1,4 +1,4 @@
-"""Official documentation addresses for PyTorch and Python names, worked out offline.
+"""Links to the official documentation of PyTorch, Python and matplotlib names, worked out offline.
 
 The build machines have no network, so intersphinx cannot download ``objects.inv``.
 Instead, a name is resolved only if it exists in the installed torch or Python, and its
@@ -12,7 +12,19 @@ import importlib
 import sys
 import types
 
-__all__ = ["PYTHON_DOCS", "TORCH_DOCS", "official_url"]
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+__all__ = [
+    "MATPLOTLIB_DOCS",
+    "PYTHON_DOCS",
+    "TORCH_DOCS",
+    "official_url",
+    "resolve_matplotlib",
+    "resolve_official",
+]
 
 TORCH_DOCS = "https://docs.pytorch.org/docs/stable/"
 PYTHON_DOCS = "https://docs.python.org/3/"
@@ -156,3 +168,40 @@ def _shadowed(package: str, name: str) -> bool:
 def _prefixes(name: str) -> list[str]:
     parts = name.split(".")
     return [".".join(parts[:cut]) for cut in range(len(parts), 0, -1)]
+
+
+def resolve_official(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
+) -> nodes.reference | None:
+    """Link ``torch.*`` and Python names to their official pages (``missing-reference`` handler)."""
+    if node.get("refdomain") != "py":
+        return None
+    url = official_url(node["reftarget"])
+    if url is None:
+        return None
+    reference = nodes.reference("", "", internal=False, refuri=url, reftitle=node["reftarget"])
+    reference += contnode
+    return reference
+
+
+# The matplotlib classes that tcdoc.draw's signatures name, and their official pages.
+MATPLOTLIB_DOCS = "https://matplotlib.org/stable/api/_as_gen/"
+_MATPLOTLIB_CLASSES = {
+    "Axes": "matplotlib.axes.Axes",
+    "matplotlib.axes.Axes": "matplotlib.axes.Axes",
+    "Figure": "matplotlib.figure.Figure",
+    "matplotlib.figure.Figure": "matplotlib.figure.Figure",
+}
+
+
+def resolve_matplotlib(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
+) -> nodes.reference | None:
+    """Link the matplotlib classes of :mod:`tcdoc.draw`'s signatures (``missing-reference`` handler)."""
+    name = _MATPLOTLIB_CLASSES.get(node["reftarget"])
+    if node.get("refdomain") != "py" or name is None:
+        return None
+    url = f"{MATPLOTLIB_DOCS}{name}.html#{name}"
+    reference = nodes.reference("", "", internal=False, refuri=url, reftitle=name)
+    reference += contnode
+    return reference

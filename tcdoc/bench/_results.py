@@ -1,39 +1,16 @@
-"""What each copy costs: time and memory against tensor size, next to the machine's copy limit.
+"""What a sweep measured, as plain immutable results: costs, the copy limit, the machine, the sweep.
 
-Every number comes from a run: times from :mod:`torch.utils.benchmark`, bytes from the
-storage of the copy (CPU) or the CUDA caching allocator, and the limit from a plain
-``dst.copy_(src)`` into memory that is already allocated, timed in the same run.
-
-Run the fuller sweep from a shell, writing JSON::
-
-    python -m tcdoc.bench --out results.json --full
-
->>> import tcdoc.bench
->>> sweep = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=0.001)
->>> cost = sweep.get("clone", 1024)
->>> cost.bytes_allocated, cost.bytes_moved
-(1024, 2048)
+Nothing here measures; :mod:`tcdoc.bench._measure` does. Sizes are in bytes, times in seconds.
 """
 
 from __future__ import annotations
 
-import argparse
-import copy
 import dataclasses
 import json
-import math
-import platform
-import timeit
-import warnings
-from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
-import torch
-import torch.utils.benchmark
-
-from tcdoc._inspect import compare
-from tcdoc._registry import cuda_available, get_operation
+from tcdoc._probe import Environment
+from tcdoc._registry import get_operation
 
 __all__ = [
     "FULL_SIZES",
@@ -47,9 +24,6 @@ __all__ = [
     "code_of",
     "format_duration",
     "format_size",
-    "machine",
-    "main",
-    "run",
 ]
 
 SCHEMA = 1
@@ -78,11 +52,6 @@ METHODS: tuple[str, ...] = (
 # The one method that the registry does not list (it states no fact about sharing that clone() does not).
 _EXTRA_CODE = {"empty_like_copy": "torch.empty_like(x).copy_(x)"}
 
-# torch.tensor(x) warns on every call; the warning is the lesson elsewhere, here it would only slow it down.
-_COPY_CONSTRUCT_WARNING = "To copy construct from a tensor"
-
-_DTYPE = torch.float32
-
 
 def code_of(method: str) -> str:
     """Return the code a reader would write for ``method``, with the tensor called ``x``.
@@ -105,35 +74,69 @@ def code_of(method: str) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Machine:
-    """Where a sweep ran.
+    """Where a sweep ran: the :class:`tcdoc.Environment` that stamps every fact, and the CPU.
 
     Attributes
     ----------
+    environment
+        The torch, Python and device, as :func:`tcdoc.environment` describes them.
     cpu
         The CPU model, from ``/proc/cpuinfo`` where it exists.
     threads
         ``torch.get_num_threads()``: the threads each measurement used.
-    torch
-        ``torch.__version__``.
-    python
-        The Python version.
-    device
-        ``"cpu"`` or ``"cuda"``.
-    device_name
-        The CUDA device's name, or the CPU model.
 
     """
 
+    environment: Environment
     cpu: str
     threads: int
-    torch: str
-    python: str
-    device: str
-    device_name: str
+
+    @property
+    def torch(self) -> str:
+        """``torch.__version__``."""
+        return self.environment.torch
+
+    @property
+    def python(self) -> str:
+        """The Python version."""
+        return self.environment.python
+
+    @property
+    def device(self) -> str:
+        """``"cpu"`` or ``"cuda"``."""
+        return self.environment.device
+
+    @property
+    def device_name(self) -> str:
+        """The CUDA device's name, or the CPU model."""
+        return self.cpu if self.device == "cpu" else self.environment.device_name
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the machine as flat plain data, as :meth:`Sweep.to_json` writes it."""
+        return {
+            "cpu": self.cpu,
+            "threads": self.threads,
+            "torch": self.torch,
+            "python": self.python,
+            "device": self.device,
+            "device_name": self.environment.device_name,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Machine:
+        """Read what :meth:`as_dict` wrote."""
+        environment = Environment(
+            torch=str(data["torch"]),
+            device=str(data["device"]),
+            device_name=str(data["device_name"]),
+            python=str(data["python"]),
+        )
+        return cls(environment=environment, cpu=str(data["cpu"]), threads=int(data["threads"]))
 
     def __repr__(self) -> str:
-        width = max(len(field.name) for field in dataclasses.fields(self))
-        lines = [f"  {name:<{width}}  {value!r}" for name, value in dataclasses.asdict(self).items()]
+        data = self.as_dict()
+        width = max(map(len, data))
+        lines = [f"  {name:<{width}}  {value!r}" for name, value in data.items()]
         return "Machine(\n" + "\n".join(lines) + "\n)"
 
     def __str__(self) -> str:
@@ -314,7 +317,7 @@ class Sweep:
         """Return the sweep as plain data (what :meth:`to_json` writes)."""
         return {
             "schema": SCHEMA,
-            "machine": dataclasses.asdict(self.machine),
+            "machine": self.machine.as_dict(),
             "limit": dataclasses.asdict(self.limit),
             "min_run_time": self.min_run_time,
             "costs": [dataclasses.asdict(cost) for cost in self.costs],
@@ -343,7 +346,7 @@ class Sweep:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise ValueError(f"text is not a tcdoc.bench sweep with schema {SCHEMA}")
         return cls(
-            machine=Machine(**data["machine"]),
+            machine=Machine.from_dict(data["machine"]),
             limit=CopyLimit(**data["limit"]),
             min_run_time=float(data["min_run_time"]),
             costs=tuple(Cost(**cost) for cost in data["costs"]),
@@ -385,217 +388,6 @@ class Sweep:
         )
 
 
-# -- Measuring -------------------------------------------------------------------------------
-
-
-def machine(device: str = "cpu") -> Machine:
-    """Describe this machine: CPU model, torch's thread count, torch and Python versions.
-
-    >>> import tcdoc.bench, torch
-    >>> tcdoc.bench.machine().threads == torch.get_num_threads()
-    True
-    """
-    device = _check_device(device)
-    cpu = _cpu_model()
-    return Machine(
-        cpu=cpu,
-        threads=torch.get_num_threads(),
-        torch=torch.__version__,
-        python=platform.python_version(),
-        device=device,
-        device_name=torch.cuda.get_device_name() if device == "cuda" else cpu,
-    )
-
-
-def run(
-    sizes: Iterable[int] = SMALL_SIZES,
-    device: str = "cpu",
-    min_run_time: float = 0.1,
-    methods: Iterable[str] = METHODS,
-) -> Sweep:
-    """Time every method on float32 tensors of each size, and the copy limit, in one run.
-
-    Parameters
-    ----------
-    sizes
-        Source sizes in bytes, each a positive multiple of 4 (a float32 element).
-    device
-        ``"cpu"`` or ``"cuda"``.
-    min_run_time
-        Seconds that :meth:`torch.utils.benchmark.Timer.blocked_autorange` spends on
-        each measurement, at least.
-    methods
-        Names from :data:`METHODS`.
-
-    Returns
-    -------
-    Sweep
-        One :class:`Cost` per method and size, and the :class:`CopyLimit` measured at the
-        largest size (before and after the methods; the faster of the two is kept).
-
-    Raises
-    ------
-    TypeError
-        If an argument has the wrong type.
-    ValueError
-        If a size is not a positive multiple of 4, a method is unknown, ``min_run_time`` is
-        not positive, or ``device`` is not ``"cpu"`` or an available ``"cuda"``.
-
-    Examples
-    --------
-    >>> import tcdoc.bench
-    >>> sweep = tcdoc.bench.run(sizes=[4096], methods=["clone"], min_run_time=0.001)
-    >>> cost = sweep.get("clone", 4096)
-    >>> cost.bandwidth == cost.bytes_moved / cost.seconds
-    True
-
-    """
-    checked_sizes = _check_sizes(sizes)
-    checked_methods = _check_methods(methods)
-    device = _check_device(device)
-    min_run_time = _check_min_run_time(min_run_time)
-    # The limit is measured before and after the methods, and the faster copy kept, so that a
-    # moment when the machine was busy does not lower it.
-    before = _copy_limit(max(checked_sizes), device, min_run_time)
-    timed = [
-        (method, nbytes, *_measure(method, nbytes, device, min_run_time))
-        for nbytes in checked_sizes
-        for method in checked_methods
-    ]
-    after = _copy_limit(max(checked_sizes), device, min_run_time)
-    limit = min(before, after, key=lambda measured: measured.seconds)
-    costs = tuple(_cost(*measured, limit=limit) for measured in timed)
-    return Sweep(machine(device), limit, min_run_time, costs)
-
-
-def _source(nbytes: int, device: str) -> torch.Tensor:
-    return torch.ones(nbytes // _DTYPE.itemsize, dtype=_DTYPE, device=device)
-
-
-def _timer(stmt: str, names: dict[str, Any], device: str) -> torch.utils.benchmark.Timer:
-    return torch.utils.benchmark.Timer(
-        stmt=stmt,
-        globals={"torch": torch, "copy": copy, **names},
-        # CPU work needs no device synchronisation; the default timer synchronises CUDA.
-        timer=timeit.default_timer if device == "cpu" else torch.utils.benchmark.utils.timer.timer,
-        num_threads=torch.get_num_threads(),
-    )
-
-
-def _median(timer: torch.utils.benchmark.Timer, min_run_time: float) -> tuple[float, int]:
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=_COPY_CONSTRUCT_WARNING, category=UserWarning)
-        measurement = timer.blocked_autorange(min_run_time=min_run_time)
-    return measurement.median, measurement.number_per_run * len(measurement.raw_times)
-
-
-def _copy_limit(nbytes: int, device: str, min_run_time: float) -> CopyLimit:
-    src = _source(nbytes, device)
-    dst = torch.zeros_like(src)  # written once, so its pages are in place before the timing
-    seconds, _ = _median(_timer("dst.copy_(src)", {"src": src, "dst": dst}, device), min_run_time)
-    return CopyLimit(nbytes=nbytes, seconds=seconds, bandwidth=2 * nbytes / seconds)
-
-
-def _measure(method: str, nbytes: int, device: str, min_run_time: float) -> tuple[float, int, int]:
-    """Return the median seconds, the number of calls timed and the bytes allocated."""
-    code = code_of(method)
-    x = _source(nbytes, device)
-    allocated = _bytes_allocated(code, x, device)
-    seconds, calls = _median(_timer(code, {"x": x}, device), min_run_time)
-    return seconds, calls, allocated
-
-
-def _cost(method: str, nbytes: int, seconds: float, calls: int, allocated: int, *, limit: CopyLimit) -> Cost:
-    code = code_of(method)
-    moved = 2 * allocated
-    bandwidth = moved / seconds
-    return Cost(
-        method=method,
-        code=code,
-        nbytes=nbytes,
-        seconds=seconds,
-        calls=calls,
-        bytes_allocated=allocated,
-        bytes_moved=moved,
-        bandwidth=bandwidth,
-        fraction_of_limit=bandwidth / limit.bandwidth,
-    )
-
-
-def _bytes_allocated(code: str, x: torch.Tensor, device: str) -> int:
-    """Run ``code`` once and measure the new memory its result holds."""
-    names = {"torch": torch, "copy": copy, "x": x}
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=_COPY_CONSTRUCT_WARNING, category=UserWarning)
-        if device == "cuda":
-            torch.cuda.synchronize()
-            before = torch.cuda.memory_allocated()
-            result = eval(code, names)
-            torch.cuda.synchronize()
-            return int(torch.cuda.memory_allocated() - before)
-        result = eval(code, names)
-    return compare(x, result).new_bytes
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                key, _, value = line.partition(":")
-                if key.strip() == "model name" and value.strip():
-                    return value.strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown CPU"
-
-
-# -- Argument checks -------------------------------------------------------------------------
-
-
-def _check_sizes(sizes: Iterable[int]) -> tuple[int, ...]:
-    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable):
-        raise TypeError(f"sizes must be an iterable of ints (bytes), got {type(sizes).__name__}")
-    checked = tuple(sizes)
-    if not checked:
-        raise ValueError("sizes must hold at least one size, got none")
-    for size in checked:
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise TypeError(f"sizes must hold ints (bytes), got {size!r} of type {type(size).__name__}")
-        if size <= 0 or size % _DTYPE.itemsize:
-            raise ValueError(f"sizes must be positive multiples of {_DTYPE.itemsize} bytes, got {size}")
-    return tuple(sorted(set(checked)))
-
-
-def _check_methods(methods: Iterable[str]) -> tuple[str, ...]:
-    if isinstance(methods, str) or not isinstance(methods, Iterable):
-        raise TypeError(f"methods must be an iterable of method names, got {type(methods).__name__}")
-    checked = tuple(dict.fromkeys(methods))
-    if not checked:
-        raise ValueError("methods must name at least one method, got none")
-    for method in checked:
-        if method not in METHODS:
-            raise ValueError(f"methods must be among {', '.join(METHODS)}; got {method!r}")
-    return checked
-
-
-def _check_device(device: str) -> str:
-    if not isinstance(device, str):
-        raise TypeError(f"device must be a str, got {type(device).__name__}")
-    if device not in ("cpu", "cuda"):
-        raise ValueError(f'device must be "cpu" or "cuda", got {device!r}')
-    if device == "cuda" and not cuda_available():
-        raise ValueError('device="cuda" needs CUDA, and this torch has no CUDA device')
-    return device
-
-
-def _check_min_run_time(min_run_time: float) -> float:
-    if isinstance(min_run_time, bool) or not isinstance(min_run_time, (int, float)):
-        raise TypeError(f"min_run_time must be a number of seconds, got {type(min_run_time).__name__}")
-    if not (min_run_time > 0 and math.isfinite(min_run_time)):
-        raise ValueError(f"min_run_time must be a positive number of seconds, got {min_run_time!r}")
-    return float(min_run_time)
-
-
 # -- Formatting (public: the example and the figures write sizes the same way) ---------------
 
 
@@ -627,32 +419,3 @@ def format_duration(seconds: float) -> str:
 
 def _html_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-# -- Command line ----------------------------------------------------------------------------
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run a sweep, print its table and write it as JSON: ``python -m tcdoc.bench --out FILE``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m tcdoc.bench", description="Measure what each tensor copy costs against size."
-    )
-    parser.add_argument("--out", type=Path, required=True, help="where to write the JSON results")
-    parser.add_argument(
-        "--full", action="store_true", help="sweep 1 KiB to 256 MiB (default: the docs' small sweep)"
-    )
-    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
-    parser.add_argument("--min-run-time", type=float, default=None, help="seconds per measurement")
-    args = parser.parse_args(argv)
-    min_run_time = args.min_run_time if args.min_run_time is not None else (0.5 if args.full else 0.1)
-    sweep = run(sizes=FULL_SIZES if args.full else SMALL_SIZES, device=args.device, min_run_time=min_run_time)
-    args.out.write_text(sweep.to_json() + "\n", encoding="utf-8")
-    print(repr(sweep))
-    if {"clone", "deepcopy"} <= set(sweep.methods):
-        print(sweep.headline())
-    print(f"Wrote {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

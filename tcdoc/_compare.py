@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import torch
 from torch.autograd.graph import increment_version
+
+from tcdoc._graph import graph_nodes
 
 __all__ = ["QUESTIONS", "Comparison", "answers", "compare", "shares_memory"]
 
@@ -186,15 +187,29 @@ def _grad_of(tensor: torch.Tensor) -> torch.Tensor | None:
     return None
 
 
+def storage_extent(tensor: torch.Tensor) -> tuple[int, int]:
+    """Return the first byte of ``tensor``'s storage that its elements reach, and one past the last.
+
+    Worked out from shape, strides (negative ones too), storage offset and element size; the
+    one such walk in tcdoc (:func:`shares_memory` and the drawings use it).
+
+    >>> import torch
+    >>> from tcdoc._compare import storage_extent
+    >>> storage_extent(torch.arange(6.0)[2:4])
+    (8, 16)
+    """
+    size, offset = tensor.element_size(), int(tensor.storage_offset())
+    pairs = [(int(n), int(s)) for n, s in zip(tensor.shape, tensor.stride(), strict=True)]
+    low = offset + sum(s * (n - 1) for n, s in pairs if s < 0)
+    high = offset + sum(s * (n - 1) for n, s in pairs if s > 0)
+    return low * size, (high + 1) * size
+
+
 def _byte_span(tensor: torch.Tensor) -> tuple[int, int]:
     """Return the first and one-past-last byte address that ``tensor`` can touch."""
-    size = tensor.element_size()
-    start = tensor.data_ptr()
-    low = sum(stride * (n - 1) for n, stride in zip(tensor.shape, tensor.stride(), strict=True) if stride < 0)
-    high = sum(
-        stride * (n - 1) for n, stride in zip(tensor.shape, tensor.stride(), strict=True) if stride > 0
-    )
-    return start + low * size, start + (high + 1) * size
+    base = tensor.untyped_storage().data_ptr()
+    start, end = storage_extent(tensor)
+    return base + start, base + end
 
 
 def _byte_addresses(tensor: torch.Tensor) -> torch.Tensor:
@@ -234,24 +249,12 @@ def _gradient_flows(source: torch.Tensor, result: torch.Tensor) -> bool:
     if not source.requires_grad or result.grad_fn is None:
         return False
     target = source.grad_fn  # None for a leaf: then look for its AccumulateGrad node.
-    for node in _graph_nodes(result.grad_fn):
+    for node in graph_nodes(result.grad_fn):
         if target is not None and node is target:
             return True
         if target is None and getattr(node, "variable", None) is source:
             return True
     return False
-
-
-def _graph_nodes(root: torch.autograd.graph.Node) -> Iterator[torch.autograd.graph.Node]:
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        yield node
-        stack.extend(child for child, _ in node.next_functions if child is not None)
 
 
 QUESTIONS = {

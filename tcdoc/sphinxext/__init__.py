@@ -1,0 +1,72 @@
+"""Sphinx extension: render facts measured by tcdoc at build time.
+
+Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
+
+- ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
+- ``tcdoc-matrix``: every operation on every scenario, one table per operation;
+- ``tcdoc-scenarios``: the registered scenarios;
+- ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
+  one compact table;
+- ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
+- ``tcdoc-diagram``: pictures of what operations did, drawn at build time;
+- ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
+  and the value of its last line (``:raises: Name`` for a snippet that ends in an expected error,
+  ``:continue:`` to run in the namespace of the page's previous snippet);
+- ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
+  ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
+- ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
+- ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
+  CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
+- a re-run of every gallery example when tcdoc's own code changed, a build error for an
+  executed example whose page shows no output, and a cache for the pages of examples the build
+  does not execute, so that a build with nothing to do imports no torch;
+- links from ``torch.*``, standard-library and matplotlib names to their official
+  documentation, resolved offline.
+
+Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
+
+Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
+private module per job: ``_config`` (the settings, checked when the configuration is read),
+``_tables`` (fact directives and roles), ``_command``, ``_snippets``, ``_diagram``, ``_links``,
+``_gallery_guard`` and ``_gpu``. Sphinx is imported only under this package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sphinx.application import Sphinx
+
+import tcdoc
+from tcdoc.sphinxext import _config, _gallery_guard, _gpu, _links, _tables
+from tcdoc.sphinxext._command import CommandDirective, run_command
+from tcdoc.sphinxext._diagram import DiagramDirective
+from tcdoc.sphinxext._snippets import RunDirective, forget_namespace
+
+__all__ = ["run_command", "setup"]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the settings, directives, roles, offline links and the gallery's guards."""
+    _config.add_config_values(app)
+    app.add_directive("tcdoc-summary", _tables.SummaryDirective)
+    app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
+    app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
+    app.add_directive("tcdoc-properties", _tables.PropertiesDirective)
+    app.add_directive("tcdoc-command", CommandDirective)
+    app.add_directive("tcdoc-run", RunDirective)
+    app.add_directive("tcdoc-diagram", DiagramDirective)
+    app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
+    app.add_role("tcdoc-fact", _tables.FactRole())
+    app.add_role("tcdoc-env", _tables.EnvRole())
+    app.connect("missing-reference", _links.resolve_official)
+    app.connect("missing-reference", _links.resolve_matplotlib)
+    app.connect("source-read", forget_namespace)
+    app.connect("doctree-read", _gpu.mark_gpu_pages)
+    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
+    app.connect("builder-inited", _gallery_guard.rerun_if_tcdoc_changed, priority=400)
+    app.connect("env-get-outdated", _gallery_guard.reread_if_tcdoc_changed)
+    app.connect("source-read", _gallery_guard.drop_remote_scripts)
+    app.connect("build-finished", _gallery_guard.check_examples_ran)
+    app.connect("build-finished", _gallery_guard.record_build, priority=900)
+    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
