@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
-from tcdoc._labels import SHORT_LABELS
+from tcdoc._names import SHORT_LABELS
 
 __all__ = ["main"]
 

@@ -9,7 +9,8 @@ decision from :func:`tcdoc.cuda_available` and the environment variable ``TCDOC_
 - CUDA absent but ``TCDOC_REQUIRE_GPU=1`` (``nox -s docs-gpu``): :class:`GpuRequiredError`.
 
 ``docs/conf.py`` turns the decision into sphinx-gallery's ``filename_pattern`` with
-:func:`gallery_filename_pattern`. A check that wants every example page to show output can
+:func:`gallery_filename_pattern`; the Sphinx extension checks it against ``TCDOC_REQUIRE_GPU``
+when the configuration is read. A check that wants every example page to show output can
 exempt the pages of :func:`gpu_examples` when :func:`gpu_examples_execute` is false (in the
 HTML, such a page carries the class :data:`NOT_RUN_CLASS`).
 
@@ -42,6 +43,7 @@ __all__ = [
     "gpu_examples",
     "gpu_examples_execute",
     "gpu_required",
+    "gpu_required_error",
     "is_gpu_example",
     "no_cuda_note",
 ]
@@ -146,13 +148,21 @@ def gpu_examples_execute(cuda: bool | None = None, required: bool | None = None)
     if not isinstance(present, bool):
         raise TypeError(f"cuda must be a bool or None, got {type(present).__name__}")
     if (gpu_required() if required is None else required) and not present:
-        raise GpuRequiredError(
-            f"{REQUIRE_GPU_VARIABLE}=1 asks for the GPU examples to run, but this build has no CUDA "
-            f"device ({tcdoc.environment()}). Build on a machine with CUDA and a CUDA build of torch "
-            f"(set TCDOC_TORCH to one), or unset {REQUIRE_GPU_VARIABLE} to build with the GPU examples "
-            "shown but not run."
-        )
+        raise gpu_required_error()
     return present
+
+
+def gpu_required_error() -> GpuRequiredError:
+    """Return the error for GPU examples that are required where they cannot run.
+
+    The message names the torch that was found, and what to do instead.
+    """
+    return GpuRequiredError(
+        f"{REQUIRE_GPU_VARIABLE}=1 asks for the GPU examples to run, but this build has no CUDA "
+        f"device ({tcdoc.environment()}). Build on a machine with CUDA and a CUDA build of torch "
+        f"(set TCDOC_TORCH to one), or unset {REQUIRE_GPU_VARIABLE} to build with the GPU examples "
+        "shown but not run."
+    )
 
 
 def gallery_filename_pattern(cuda: bool) -> str:

@@ -229,7 +229,7 @@ def _written_overlap(base: torch.Tensor, first: torch.Tensor, second: torch.Tens
 
 
 def test_every_field_has_one_heading_and_the_short_ones_are_fields():
-    from tcdoc._labels import LABELS, SHORT_LABELS
+    from tcdoc._names import LABELS, SHORT_LABELS
 
     fields = list(tcdoc.Comparison.__dataclass_fields__)
     assert list(LABELS) == fields

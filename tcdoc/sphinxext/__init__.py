@@ -62,6 +62,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("missing-reference", _links.resolve_official)
     app.connect("missing-reference", _links.resolve_matplotlib)
     app.connect("source-read", forget_namespace)
+    app.connect("builder-inited", _gpu.find_gpu_pages)
     app.connect("doctree-read", _gpu.mark_gpu_pages)
     # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
     app.connect("builder-inited", _gallery_guard.rerun_if_tcdoc_changed, priority=400)

@@ -1,15 +1,102 @@
-"""The extension's settings in ``conf.py``."""
+"""The extension's settings in ``conf.py``, checked when the configuration is read.
+
+A wrong value stops the build at once with Sphinx's "Configuration error", naming the setting,
+what it was given and what it accepts, instead of a traceback from the first directive that
+reads it. The check imports no torch unless a setting needs CUDA, so a build with nothing to
+do stays quick.
+"""
 
 from __future__ import annotations
 
-from sphinx.application import Sphinx
+from collections.abc import Mapping
 
-__all__ = ["add_config_values"]
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.errors import ConfigError
+
+from tcdoc import gating
+from tcdoc._names import OPERATION_NAMES
+
+__all__ = ["DEVICES", "add_config_values", "check_config"]
+
+DEVICES = ("cpu", "cuda")
+"""The values ``tcdoc_device`` accepts."""
 
 
 def add_config_values(app: Sphinx) -> None:
-    """Register ``tcdoc_device``, ``tcdoc_operation_docs`` and ``tcdoc_gpu_execute``."""
+    """Register the settings, and their check at ``config-inited``."""
+    # Where every fact is measured.
     app.add_config_value("tcdoc_device", "cpu", "env", types=[str])
+    # Operation name -> the docname of the page that shows it; tables link the operation's code there.
     app.add_config_value("tcdoc_operation_docs", {}, "env", types=[dict])
-    # None: decide with tcdoc.gating.gpu_examples_execute(). docs/conf.py sets it from that same call.
+    # Whether this build runs the GPU examples; None: decided once by tcdoc.gating, in check_config.
     app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
+    app.connect("config-inited", check_config)
+
+
+def check_config(app: Sphinx, config: Config) -> None:
+    """Check every tcdoc setting, and decide ``tcdoc_gpu_execute`` for the whole build.
+
+    Raises
+    ------
+    sphinx.errors.ConfigError
+        For a setting of the wrong type or value, a CUDA device asked for and absent, or GPU
+        examples required (``TCDOC_REQUIRE_GPU=1``) on a build that cannot run them.
+
+    """
+    _check_device(config.tcdoc_device)
+    _check_operation_docs(config.tcdoc_operation_docs)
+    config.tcdoc_gpu_execute = _decide_gpu(config.tcdoc_gpu_execute)
+
+
+def _check_device(device: object) -> None:
+    if device not in DEVICES:
+        raise ConfigError(f"tcdoc_device must be one of {', '.join(map(repr, DEVICES))}; got {device!r}")
+    if device == "cuda" and not _cuda_present():
+        raise ConfigError(
+            "tcdoc_device is 'cuda', but this torch has no CUDA device. "
+            "Build on a machine with CUDA and a CUDA build of torch, or set tcdoc_device = 'cpu'."
+        )
+
+
+def _check_operation_docs(docs: object) -> None:
+    if not isinstance(docs, Mapping):
+        raise ConfigError(
+            f"tcdoc_operation_docs must be a dict of operation name to docname; got {type(docs).__name__}"
+        )
+    unknown = sorted(str(name) for name in docs if name not in OPERATION_NAMES)
+    if unknown:
+        raise ConfigError(
+            f"tcdoc_operation_docs names unknown operations: {', '.join(map(repr, unknown))}. "
+            f"Known operations: {', '.join(OPERATION_NAMES)}"
+        )
+    for name, docname in docs.items():
+        if not isinstance(docname, str) or not docname or docname.endswith((".html", ".md", ".rst", ".py")):
+            raise ConfigError(
+                f"tcdoc_operation_docs[{name!r}] must be a docname such as 'explanation/look-alikes' "
+                f"(no suffix); got {docname!r}"
+            )
+
+
+def _decide_gpu(decided: object) -> bool:
+    """Return whether this build runs the GPU examples; the GPU requirement is checked here."""
+    try:
+        required = gating.gpu_required()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if decided is None:
+        decided = gating.gpu_examples_execute(required=False)
+    if not isinstance(decided, bool):
+        raise ConfigError(f"tcdoc_gpu_execute must be True, False or None; got {decided!r}")
+    if required and not decided:
+        raise ConfigError(str(gating.gpu_required_error()))
+    return decided
+
+
+def _cuda_present() -> bool:
+    """Tell whether CUDA is there, importing torch only for a build of torch that may have it."""
+    if gating.cpu_only_torch():
+        return False
+    import tcdoc
+
+    return tcdoc.cuda_available()

@@ -56,10 +56,23 @@ def source_digest() -> str:
     return digest.hexdigest()
 
 
+# This build's stamp, by doctree folder: worked out once, at builder-inited (see _stamp).
+_STAMPS: dict[str, str] = {}
+
+
 def _stamp(app: Sphinx) -> str:
-    """Describe what the gallery's output depends on besides the examples: tcdoc, and which run."""
-    conf: dict[str, Any] = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
-    return json.dumps({"tcdoc": source_digest(), "filename_pattern": conf.get("filename_pattern")})
+    """Describe what the gallery's output depends on besides the examples: tcdoc, and which run.
+
+    The digest of tcdoc's sources is computed once per build, by the first handler that asks
+    (:func:`rerun_if_tcdoc_changed`, at ``builder-inited``).
+    """
+    key = str(app.doctreedir)
+    if key not in _STAMPS:
+        conf: dict[str, Any] = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
+        _STAMPS[key] = json.dumps(
+            {"tcdoc": source_digest(), "filename_pattern": conf.get("filename_pattern")}
+        )
+    return _STAMPS[key]
 
 
 def _stamp_changed(app: Sphinx) -> bool:
@@ -102,6 +115,7 @@ def rerun_if_tcdoc_changed(app: Sphinx) -> None:
     before and does not now loses its old output. Connected to ``builder-inited`` ahead of
     sphinx-gallery's own handler.
     """
+    _STAMPS.pop(str(app.doctreedir), None)  # a new build: tcdoc's sources may have changed
     if "sphinx_gallery_conf" not in app.config:
         return
     if _stamp_changed(app):

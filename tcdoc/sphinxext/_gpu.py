@@ -19,19 +19,24 @@ from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
 from tcdoc import gating
+from tcdoc.sphinxext._gallery_guard import OUTPUT_MARKERS
 
-__all__ = ["GpuStatusDirective", "gpu_example_docs", "gpu_examples_run", "mark_gpu_pages"]
+__all__ = ["GpuStatusDirective", "find_gpu_pages", "gpu_example_docs", "gpu_examples_run", "mark_gpu_pages"]
 
 logger = logging.getLogger(__name__)
 
-# What sphinx-gallery writes for a cell's output: text, an HTML repr, and figures.
-_OUTPUT_CLASSES = {"sphx-glr-script-out", "sphx-glr-single-img", "sphx-glr-multi-img"}
+# The GPU example pages of each build, by source folder: found once, at builder-inited.
+_GPU_DOCS: dict[str, dict[str, Path]] = {}
 
 
 def gpu_examples_run(config: Config) -> bool:
-    """Return this build's decision: ``tcdoc_gpu_execute``, or :mod:`tcdoc.gating`'s if unset."""
-    decided = config.tcdoc_gpu_execute
-    return gating.gpu_examples_execute() if decided is None else bool(decided)
+    """Return this build's decision, made once when the configuration was read (``_config``)."""
+    return config.tcdoc_gpu_execute is True
+
+
+def find_gpu_pages(app: Sphinx) -> None:
+    """List the GPU example pages once per build, for :func:`mark_gpu_pages` (``builder-inited``)."""
+    _GPU_DOCS[str(app.srcdir)] = gpu_example_docs(app.config, app.srcdir)
 
 
 def gpu_example_docs(config: Config, srcdir: str | Path) -> dict[str, Path]:
@@ -55,7 +60,7 @@ def _as_list(value: str | list[str]) -> list[str]:
 
 def _shows_output(doctree: nodes.document) -> bool:
     for node in doctree.findall(nodes.Element):
-        if _OUTPUT_CLASSES.intersection(node["classes"]):
+        if set(OUTPUT_MARKERS).intersection(node["classes"]):
             return True
         if isinstance(node, nodes.raw) and "output_subarea" in node.astext():
             return True
@@ -74,7 +79,7 @@ def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
     if gpu_examples_run(app.config):
         return
     docname = app.env.docname
-    if docname not in gpu_example_docs(app.config, app.srcdir):
+    if docname not in _GPU_DOCS.get(str(app.srcdir), {}):
         return
     if _shows_output(doctree):
         logger.warning(
@@ -82,6 +87,8 @@ def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
             "over from an earlier build. Delete the gallery's generated folder and build again.",
             docname,
             location=docname,
+            type="tcdoc",
+            subtype="gpu",
         )
     section = doctree.next_node(nodes.section)
     if section is None:

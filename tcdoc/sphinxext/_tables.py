@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 import tcdoc
-from tcdoc._labels import LABELS
+from tcdoc._names import LABELS
 
 __all__ = [
     "EnvRole",
