@@ -34,13 +34,8 @@ extensions = [
 ]
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 nitpicky = True
-nitpick_ignore = [
-    # The plotting functions of tcdoc.bench name matplotlib's Axes by its private module path
-    # (matplotlib.axes._axes.Axes) or its public one; tcdoc/sphinxext/_links.py links the
-    # matplotlib names of tcdoc.draw's signatures, and no inventory is reachable offline for these.
-    ("py:class", "matplotlib.axes.Axes"),
-    ("py:class", "matplotlib.axes._axes.Axes"),
-]
+# Every reference resolves: torch, Python and matplotlib names are linked offline by the tcdoc
+# extension (tcdoc/sphinxext/_links.py), so nothing needs nitpick_ignore.
 
 # -- Options for MyST ------------------------------------------------------------------------
 

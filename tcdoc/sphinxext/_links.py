@@ -189,6 +189,7 @@ MATPLOTLIB_DOCS = "https://matplotlib.org/stable/api/_as_gen/"
 _MATPLOTLIB_CLASSES = {
     "Axes": "matplotlib.axes.Axes",
     "matplotlib.axes.Axes": "matplotlib.axes.Axes",
+    "matplotlib.axes._axes.Axes": "matplotlib.axes.Axes",  # where autodoc finds the class
     "Figure": "matplotlib.figure.Figure",
     "matplotlib.figure.Figure": "matplotlib.figure.Figure",
 }
