@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import warnings
 
 import matplotlib
@@ -282,27 +281,41 @@ def test_the_core_package_does_not_import_matplotlib():
 # -- The Sphinx directive ------------------------------------------------------------------------
 
 
-def test_directive_writes_an_image_with_alt_text_outside_the_sources(tmp_path):
-    from sphinx.application import Sphinx
-    from sphinx.util.docutils import docutils_namespace
+@pytest.mark.sphinx("html", testroot="diagram", freshenv=True)
+def test_directive_writes_an_image_with_alt_text_outside_the_sources(app):
+    from docutils import nodes
 
-    source = tmp_path / "src"
-    source.mkdir()
-    (source / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
-    (source / "index.rst").write_text(
-        "Pictures\n========\n\n.. tcdoc-diagram::\n   :operations: clone detach\n   :scenario: no_grad\n"
-    )
-    out = tmp_path / "out"
-    warnings_seen = io.StringIO()
-    with docutils_namespace():  # keep this app's registrations to itself
-        app = Sphinx(source, source, out, out / ".doctrees", "html", status=None, warning=warnings_seen)
-        app.build()
-    assert warnings_seen.getvalue() == ""
-    images = list((out / "_images").glob("tcdoc-diagram-*.png"))
-    assert len(images) == 1
-    html = (out / "index.html").read_text()
-    assert images[0].name in html
+    app.build()
+    assert app.warning.getvalue() == ""
+    (figure,) = app.env.get_doctree("index").findall(nodes.figure)
+    assert "tcdoc-diagram" in figure["classes"]
+    image = figure.next_node(nodes.image)
+    # Drawn next to the doctrees, and copied into the HTML's _images.
+    drawn = list((app.doctreedir / "tcdoc-diagrams").glob("tcdoc-diagram-*.png"))
+    assert len(drawn) == 1
+    assert image["uri"].endswith(f"/tcdoc-diagrams/{drawn[0].name}")
+    images = list((app.outdir / "_images").glob("tcdoc-diagram-*.png"))
+    assert [path.name for path in images] == [drawn[0].name]
     for model in draw.diagrams(["clone", "detach"], "no_grad"):
         first_sentences = draw.alt_text(model).split(" Memory:")[0]
-        assert first_sentences in html
-    assert sorted(p.name for p in source.iterdir()) == ["conf.py", "index.rst"]
+        assert first_sentences in image["alt"]
+    assert image["alt"].startswith("x is a plain tensor")
+    caption = figure.next_node(nodes.caption).astext()
+    assert (
+        caption
+        == f"x: {tcdoc.get_scenario('no_grad').summary} Drawn from measurements with {tcdoc.environment()}."
+    )
+    # Nothing was written into the sources: only the build folder is new.
+    assert sorted(path.name for path in app.srcdir.iterdir()) == ["_build", "conf.py", "index.rst"]
+    assert app.doctreedir.is_relative_to(app.srcdir / "_build")
+
+
+@pytest.mark.sphinx("html", testroot="diagram-error", freshenv=True)
+def test_directive_reports_unknown_operations_and_scenarios(app):
+    from docutils import nodes
+
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "tcdoc-diagram: unknown operation 'nope'" in warnings
+    assert "tcdoc-diagram: unknown scenario 'nowhere'" in warnings
+    assert not list(app.env.get_doctree("index").findall(nodes.figure))

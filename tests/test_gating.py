@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import re
 import runpy
+import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 import torch
+from docutils import nodes
+from sphinx import addnodes
 from sphinx.errors import ConfigError
 from sphinx_gallery.gen_rst import executable_script, get_md5sum
 
@@ -165,62 +167,124 @@ def test_docs_conf_uses_the_decision(monkeypatch, no_requirement, present):
     assert conf["sphinx_gallery_conf"]["filename_pattern"] == gating.gallery_filename_pattern(present)
 
 
-def test_docs_conf_fails_early_when_gpu_is_required_and_absent(monkeypatch):
+def test_docs_conf_leaves_the_gpu_requirement_to_the_extension(monkeypatch):
     fake_cuda(monkeypatch, False)
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
-    with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run"):
-        runpy.run_path(str(ROOT / "docs" / "conf.py"))
+    conf = runpy.run_path(str(ROOT / "docs" / "conf.py"))  # reading conf.py no longer raises ...
+    assert conf["tcdoc_gpu_execute"] is False
+    assert "tcdoc.sphinxext" in conf["extensions"]  # ... the extension checks the requirement
+
+
+def test_building_the_docs_requiring_gpu_without_cuda_is_a_configuration_error(
+    monkeypatch, make_app, tmp_path
+):
+    fake_cuda(monkeypatch, False)
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
+    docs = tmp_path / "docs"  # a copy of the site's conf.py: the check comes before any page is read
+    docs.mkdir()
+    shutil.copy(ROOT / "docs" / "conf.py", docs / "conf.py")
+    with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run") as raised:
+        make_app("html", srcdir=docs)
+    assert "no CUDA device" in str(raised.value)
+    assert not list(docs.rglob("*.html"))
 
 
 def test_note_names_this_torch():
     assert str(tcdoc.environment()) in gating.no_cuda_note()
 
 
-# -- A real build without CUDA -----------------------------------------------------------
-
-GPU_CODE_LINE = 'on_gpu = torch.arange(3.0, device="cuda") * 7'
-CPU_CODE_LINE = "print(torch.arange(3) * 7)"
+# -- A real build without CUDA (tests/roots/test-gpu-gallery) ---------------------------
 
 
-def write_project(root: Path) -> Path:
-    """A small Sphinx project shaped like docs/: one CPU example and one GPU example."""
-    files = {
-        "examples/GALLERY_HEADER.rst": "Examples\n========\n",
-        "examples/plot_cpu.py": f'"""On the CPU\n===========\n"""\n\nimport torch\n\n{CPU_CODE_LINE}\n',
-        "examples/gpu/GALLERY_HEADER.rst": "On the GPU\n----------\n\n.. tcdoc-gpu-status::\n",
-        "examples/gpu/plot_gpu.py": f'"""On the GPU\n==========\n"""\n\nimport torch\n\n{GPU_CODE_LINE}\n',
-        "docs/index.rst": "Test\n====\n\n.. toctree::\n\n   auto_examples/index\n",
-        "docs/conf.py": textwrap.dedent(
-            """
-            from tcdoc.gating import gallery_filename_pattern, gpu_examples_execute
-
-            extensions = ["sphinx_gallery.gen_gallery", "tcdoc.sphinxext"]
-            exclude_patterns = ["_build"]
-            nitpicky = True
-            tcdoc_gpu_execute = gpu_examples_execute()
-            sphinx_gallery_conf = {
-                "examples_dirs": ["../examples"],
-                "gallery_dirs": ["auto_examples"],
-                "filename_pattern": gallery_filename_pattern(tcdoc_gpu_execute),
-                "download_all_examples": False,
-            }
-            """
-        ),
-    }
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root / "docs"
+def build(make_app, app_params, **settings: object):
+    """Build the project of the test's marker (again), as sphinx-build would; return the app."""
+    app = make_app(*app_params.args, **{**app_params.kwargs, "confoverrides": settings})
+    app.build()
+    return app
 
 
-def sphinx_build(docs: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """Build strictly in a fresh process, with CUDA hidden from torch whatever the machine."""
-    environ = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
-    environ.pop(gating.REQUIRE_GPU_VARIABLE, None)
-    environ.update(env)
+def shows_output(doctree: nodes.document) -> bool:
+    return any(OUTPUT_CLASS in node["classes"] for node in doctree.findall(nodes.Element))
+
+
+def not_run_notes(doctree: nodes.document) -> list[nodes.admonition]:
+    return [node for node in doctree.findall(nodes.admonition) if gating.NOT_RUN_CLASS in node["classes"]]
+
+
+@pytest.mark.sphinx("html", testroot="gpu-gallery", srcdir="gpu-gallery-no-cuda")
+def test_build_without_cuda_shows_gpu_examples_with_a_note_and_no_output(
+    monkeypatch, no_requirement, make_app, app_params
+):
+    fake_cuda(monkeypatch, False)
+    app = build(make_app, app_params)
+    assert app.warning.getvalue() == ""  # the project is nitpicky: nothing to complain about
+    assert app.config.tcdoc_gpu_execute is False
+
+    cpu_page = app.env.get_doctree("auto_examples/plot_cpu")
+    assert shows_output(cpu_page)  # the control: an executed example shows its output
+    assert not not_run_notes(cpu_page)
+
+    gpu_page = app.env.get_doctree("auto_examples/gpu/plot_gpu")
+    (note,) = not_run_notes(gpu_page)
+    assert note.next_node(nodes.paragraph).astext() == gating.no_cuda_note()
+    assert "had no CUDA device, so this example was not run" in note.astext()
+    assert torch.__version__ in note.astext()
+    section = gpu_page.next_node(nodes.section)
+    assert section.index(note) == 1  # just below the title
+    code = "\n".join(block.astext() for block in gpu_page.findall(nodes.literal_block))
+    assert 'on_gpu = torch.arange(3.0, device="cuda") * 7' in code  # the code is shown
+    assert not shows_output(gpu_page)
+
+    for index in ("auto_examples/index", "auto_examples/gpu/index"):
+        doctree = app.env.get_doctree(index)
+        (status,) = not_run_notes(doctree)
+        assert "had no CUDA device, so these examples were not run" in status.astext()
+        listed = [ref["reftarget"] for ref in doctree.findall(addnodes.pending_xref)]
+        assert "/auto_examples/gpu/plot_gpu" in listed  # still listed
+
+
+def leave_stale_output(app) -> None:
+    """Give the GPU page output, as a build with CUDA would have left it, and keep it from re-rendering."""
+    rst = app.srcdir / "auto_examples" / "gpu" / "plot_gpu.rst"
+    stale = f"\n.. rst-class:: {OUTPUT_CLASS}\n\n .. code-block:: none\n\n    tensor([ 0.,  7., 14.])\n"
+    rst.write_text(rst.read_text(encoding="utf-8") + stale, encoding="utf-8")
+    script = app.srcdir / "examples" / "gpu" / "plot_gpu.py"
+    Path(f"{rst.with_suffix('.py')}.md5").write_text(get_md5sum(script, mode="t"), encoding="utf-8")
+
+
+STALE = "shows output, yet this build had no CUDA device and did not run it"
+
+
+@pytest.mark.sphinx("html", testroot="gpu-gallery", srcdir="gpu-gallery-stale")
+def test_output_left_over_on_a_gpu_page_is_a_warning(monkeypatch, no_requirement, make_app, app_params):
+    fake_cuda(monkeypatch, False)
+    leave_stale_output(build(make_app, app_params))
+    # It would contradict the note: a warning, and so an error in the strict build (-W).
+    warnings = build(make_app, app_params).warning.getvalue()
+    assert STALE in warnings
+    assert "[tcdoc.gpu]" in warnings
+
+
+@pytest.mark.sphinx("html", testroot="gpu-gallery", srcdir="gpu-gallery-stale-suppressed")
+def test_the_warning_about_left_over_output_can_be_suppressed(
+    monkeypatch, no_requirement, make_app, app_params
+):
+    fake_cuda(monkeypatch, False)
+    leave_stale_output(build(make_app, app_params))
+    app = build(make_app, app_params, suppress_warnings=["tcdoc.gpu"])
+    assert STALE not in app.warning.getvalue()
+    page = app.env.get_doctree("auto_examples/gpu/plot_gpu")
+    assert shows_output(page)  # the page was read again, with its stale output ...
+    assert not_run_notes(page)  # ... and is still marked
+
+
+def test_build_requiring_gpu_without_cuda_fails_clearly(rootdir, tmp_path):
+    """sphinx-build, in a fresh process with CUDA hidden from torch whatever the machine."""
+    docs = tmp_path / "docs"
+    shutil.copytree(rootdir / "test-gpu-gallery", docs)
+    environ = {**os.environ, "CUDA_VISIBLE_DEVICES": "", gating.REQUIRE_GPU_VARIABLE: "1"}
     command = [sys.executable, "-m", "sphinx", "-n", "-W", "--keep-going", "-q", "-b", "html"]
-    return subprocess.run(
+    built = subprocess.run(
         [*command, str(docs), str(docs / "_build")],
         capture_output=True,
         text=True,
@@ -229,47 +293,11 @@ def sphinx_build(docs: Path, **env: str) -> subprocess.CompletedProcess[str]:
         check=False,
         timeout=600,
     )
-
-
-def test_build_without_cuda_shows_gpu_examples_with_a_note_and_no_output(tmp_path):
-    docs = write_project(tmp_path)
-    built = sphinx_build(docs)
-    assert built.returncode == 0, built.stderr
-
-    cpu_page = (docs / "_build" / "auto_examples" / "plot_cpu.html").read_text(encoding="utf-8")
-    assert OUTPUT_CLASS in cpu_page  # the control: an executed example shows its output
-    assert gating.NOT_RUN_CLASS not in cpu_page
-
-    gpu_page = (docs / "_build" / "auto_examples" / "gpu" / "plot_gpu.html").read_text(encoding="utf-8")
-    assert gating.NOT_RUN_CLASS in gpu_page
-    assert "had no CUDA device, so this example was not run" in gpu_page
-    assert torch.__version__ in gpu_page
-    assert "on_gpu" in gpu_page  # the code is shown
-    assert "arange" in gpu_page
-    assert OUTPUT_CLASS not in gpu_page
-
-    for index in ("index.html", "gpu/index.html"):
-        page = (docs / "_build" / "auto_examples" / index).read_text(encoding="utf-8")
-        assert "had no CUDA device, so these examples were not run" in page
-        assert "plot_gpu.html" in page  # still listed
-
-    # Output left over from an earlier build with CUDA would contradict the note: the build fails.
-    rst = docs / "auto_examples" / "gpu" / "plot_gpu.rst"
-    stale = f"\n.. rst-class:: {OUTPUT_CLASS}\n\n .. code-block:: none\n\n    tensor([ 0.,  7., 14.])\n"
-    rst.write_text(rst.read_text(encoding="utf-8") + stale, encoding="utf-8")
-    script = tmp_path / "examples" / "gpu" / "plot_gpu.py"
-    Path(f"{rst.with_suffix('.py')}.md5").write_text(get_md5sum(script, mode="t"), encoding="utf-8")
-    rebuilt = sphinx_build(docs)
-    assert rebuilt.returncode != 0
-    assert "shows output, yet this build had no CUDA device" in rebuilt.stderr
-
-
-def test_build_requiring_gpu_without_cuda_fails_clearly(tmp_path):
-    docs = write_project(tmp_path)
-    built = sphinx_build(docs, **{gating.REQUIRE_GPU_VARIABLE: "1"})
     assert built.returncode != 0
     assert "Configuration error" in built.stderr
     assert "TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run" in built.stderr
+    assert "Traceback (most recent call last)" not in built.stderr
+    assert not (docs / "auto_examples").exists()  # stopped before the gallery was generated
 
 
 # -- The site as built -------------------------------------------------------------------

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import textwrap
-from pathlib import Path
-
 import pytest
-from sphinx.application import Sphinx
+from docutils import nodes
 
+import tcdoc
 from tcdoc.sphinxext._snippets import SnippetError, run_snippet
 
 # -- run_snippet ---------------------------------------------------------------------------------
@@ -74,87 +71,76 @@ def test_bad_arguments(code, namespace, message):
         run_snippet(code, namespace)
 
 
-# -- the directives, in a real Sphinx build ------------------------------------------------------
+# -- the directives, in a real Sphinx build (tests/roots/test-snippets and the like) -------------
 
 
-def build(tmp_path: Path, body: str) -> tuple[str, str]:
-    """Build one reST page with tcdoc.sphinxext; return the HTML and the warnings."""
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
-    (src / "index.rst").write_text("Test\n====\n\n" + textwrap.dedent(body))
-    warnings = io.StringIO()
-    app = Sphinx(
-        str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"), "html",
-        status=None, warning=warnings, freshenv=True,
-    )  # fmt: skip
+def code_and_output(app) -> list[tuple[str, str]]:
+    """Each literal block of the page: ("code" or "output", its text)."""
+    blocks = app.env.get_doctree("index").findall(nodes.literal_block)
+    return [("output" if "tcdoc-run-output" in b["classes"] else "code", b.astext()) for b in blocks]
+
+
+@pytest.mark.sphinx("html", testroot="snippets", freshenv=True)
+def test_run_directive_renders_code_and_real_output(app):
     app.build()
-    return (tmp_path / "out" / "index.html").read_text(), warnings.getvalue()
+    assert app.warning.getvalue() == ""
+    shown = code_and_output(app)
+    assert [kind for kind, _ in shown] == ["code", "output", "code", "output", "code", "output", "code"]
+    assert shown[0][1].startswith("x = torch.ones(3, requires_grad=True)")
+    assert shown[1][1] == "(True, True)"
+    assert shown[3][1] == "False"  # :continue: ran where x was defined
+    assert shown[5][1].startswith("RuntimeError: Only Tensors created explicitly by the user")
+    assert shown[6][1] == "y = torch.zeros(2)"  # a snippet that shows nothing has no output block
+    languages = [b["language"] for b in app.env.get_doctree("index").findall(nodes.literal_block)]
+    assert languages == ["python", "none", "python", "none", "python", "none", "python"]
 
 
-def test_run_directive_renders_code_and_real_output(tmp_path):
-    html, warnings = build(
-        tmp_path,
-        """
-        .. tcdoc-run::
-
-           x = torch.ones(3, requires_grad=True)
-           tcdoc.shares_memory(x, x.detach()), copy.deepcopy(x).is_leaf
-
-        .. tcdoc-run::
-           :continue:
-
-           print(x.detach().clone().requires_grad)
-
-        .. tcdoc-run::
-           :raises: RuntimeError
-
-           copy.deepcopy(torch.ones(2, requires_grad=True) * 2)
-        """,
-    )
-    assert warnings == ""
-    assert "(True, True)" in html
-    assert "tcdoc-run-output" in html
-    assert "RuntimeError: Only Tensors created explicitly by the user" in html
-
-
-def test_run_directive_fails_the_build_on_an_unexpected_error(tmp_path):
-    _, warnings = build(
-        tmp_path,
-        """
-        .. tcdoc-run::
-
-           torch.ones(2) @ torch.ones(3)
-        """,
-    )
+@pytest.mark.sphinx("html", testroot="snippet-error", freshenv=True)
+def test_run_directive_fails_the_build_on_an_unexpected_error(app):
+    app.build()
+    warnings = app.warning.getvalue()
     assert "tcdoc-run: the snippet raised" in warnings
     assert "RuntimeError" in warnings
+    assert not list(app.env.get_doctree("index").findall(nodes.literal_block))
 
 
-def test_continue_needs_an_earlier_snippet(tmp_path):
-    _, warnings = build(tmp_path, ".. tcdoc-run::\n   :continue:\n\n   1\n")
-    assert "needs an earlier tcdoc-run snippet" in warnings
+@pytest.mark.sphinx("html", testroot="snippet-continue", freshenv=True)
+def test_continue_needs_an_earlier_snippet(app):
+    app.build()
+    assert "needs an earlier tcdoc-run snippet" in app.warning.getvalue()
 
 
-def test_properties_directive_renders_chosen_fields(tmp_path):
-    html, warnings = build(
-        tmp_path,
-        """
-        .. tcdoc-properties::
-           :operations: detach deepcopy
-           :scenarios: leaf_requires_grad non_leaf
-           :fields: shares_storage
-
-        .. tcdoc-properties::
-           :operations: clone
-           :fields: no_such_field
-
-        .. tcdoc-properties::
-           :operations: clone_deep
-        """,
-    )
-    assert "shares memory" in html
-    assert "raises RuntimeError" in html  # deepcopy of a non-leaf
-    assert "x.detach()" in html
+@pytest.mark.sphinx("html", testroot="properties", freshenv=True)
+def test_properties_directive_renders_chosen_fields(app):
+    app.build()
+    warnings = app.warning.getvalue()
     assert "unknown: ['no_such_field']" in warnings
     assert "tcdoc-properties: unknown operation 'clone_deep'" in warnings
+    tables = [
+        t for t in app.env.get_doctree("index").findall(nodes.table) if "tcdoc-properties" in t["classes"]
+    ]
+    assert len(tables) == 2  # the two with known operations and fields
+    several, single = tables
+    assert header(several) == ["y =", "x", "shares memory"]
+    deepcopy = tcdoc.probe("deepcopy", "non_leaf").error
+    assert rows(several) == [
+        ["x.detach()", "leaf_requires_grad", "yes"],
+        ["x.detach()", "non_leaf", "yes"],
+        ["copy.deepcopy(x)", "leaf_requires_grad", "no"],
+        ["copy.deepcopy(x)", "non_leaf", f"raises {deepcopy.type}"],
+    ]
+    # One scenario: no x column, and a caption naming it (the default, leaf_requires_grad).
+    assert header(single) == ["y =", "shares memory", "new bytes"]
+    clone = tcdoc.probe("clone", "leaf_requires_grad").properties
+    assert rows(single) == [["x.clone()", "no", str(clone.new_bytes)]]
+    captions = [p.astext() for p in app.env.get_doctree("index").findall(nodes.paragraph)]
+    assert f"Source x: {tcdoc.get_scenario('leaf_requires_grad').summary}" in captions
+
+
+def header(table: nodes.table) -> list[str]:
+    return [entry.astext() for entry in table.next_node(nodes.thead).findall(nodes.entry)]
+
+
+def rows(table: nodes.table) -> list[list[str]]:
+    body = table.next_node(nodes.tbody)
+    return [[entry.astext() for entry in row.findall(nodes.entry)] for row in body.findall(nodes.row)]

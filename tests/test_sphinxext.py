@@ -1,81 +1,186 @@
-"""tcdoc.sphinxext renders what tcdoc measures: checked on a tiny Sphinx project."""
+"""tcdoc.sphinxext renders what tcdoc measures: checked on the small projects in tests/roots."""
 
 from __future__ import annotations
 
-import io
+import ast
+import inspect
+import os
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from sphinx.application import Sphinx
-from sphinx.util.docutils import docutils_namespace
+import torch
+from docutils import nodes
+from sphinx.errors import ConfigError
 
 import tcdoc
+import tcdoc.sphinxext
+from tcdoc import gating
 from tcdoc.sphinxext import run_command
+from tcdoc.sphinxext._links import MATPLOTLIB_DOCS, PYTHON_DOCS, TORCH_DOCS
 
-PAGE = """\
-Facts
-=====
-
-.. tcdoc-summary::
-   :operations: clone detach deepcopy
-   :scenario: non_leaf
-
-.. tcdoc-matrix::
-   :operations: deepcopy torch_tensor
-   :scenarios: leaf_requires_grad non_leaf
-
-Detach shares storage: :tcdoc-fact:`detach/no_grad/shares_storage`.
-Built with torch :tcdoc-env:`torch`.
-"""
+# -- Helpers -------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[str, str]:
-    docs = tmp_path_factory.mktemp("site")
-    (docs / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
-    (docs / "index.rst").write_text(PAGE)
-    warnings = io.StringIO()
-    with docutils_namespace():  # keep each app's registrations to itself
-        app = Sphinx(docs, docs, docs / "_build", docs / "_doctrees", "html", status=None, warning=warnings)
-        app.build()
-    return Path(docs / "_build" / "index.html").read_text(encoding="utf-8"), warnings.getvalue()
+def tables(doctree: nodes.Node, kind: str) -> list[nodes.table]:
+    """The tables of one directive (``tcdoc-summary`` and so on), in page order."""
+    return [table for table in doctree.findall(nodes.table) if kind in table["classes"]]
 
 
-def test_builds_without_warnings(built):
-    _, warnings = built
-    assert warnings == ""
+def rows(table: nodes.table) -> list[list[str]]:
+    """The text of each body row's cells."""
+    body = table.next_node(nodes.tbody)
+    return [[entry.astext() for entry in row.findall(nodes.entry)] for row in body.findall(nodes.row)]
 
 
-def test_summary_shows_the_measured_answers(built):
-    html, _ = built
-    for operation in ("clone", "detach"):
-        report = tcdoc.probe(operation, "non_leaf").properties
-        for words in tcdoc.answers(report).values():
-            assert words in html
-    error = tcdoc.probe("deepcopy", "non_leaf").error
-    assert f"raises {error.type}" in html
+def header(table: nodes.table) -> list[str]:
+    return [entry.astext() for entry in table.next_node(nodes.thead).findall(nodes.entry)]
 
 
-def test_matrix_lists_errors_and_warnings_verbatim(built):
-    html, _ = built
-    error = tcdoc.probe("deepcopy", "non_leaf").error
-    (warning,) = tcdoc.probe("torch_tensor", "leaf_requires_grad").warnings
-    assert 'id="matrix-deepcopy"' in html
-    assert error.message.split(".")[0] in html
-    assert warning.message.split(",")[0] in html
+def with_class(doctree: nodes.Node, cls: type[nodes.Element], name: str) -> list[nodes.Element]:
+    return [node for node in doctree.findall(cls) if name in node["classes"]]
 
 
-def test_roles_show_single_facts(built):
-    html, _ = built
-    shares = tcdoc.probe("detach", "no_grad").properties.shares_storage
-    assert (
-        f'<code class="tcdoc-fact docutils literal notranslate"><span class="pre">{shares}</span></code>'
-        in html
+def resolved(app, docname: str = "index") -> nodes.document:
+    """The doctree of ``docname`` with its references resolved, as the builder writes it."""
+    # Sphinx 9 wants the build's tags here; Sphinx 8.1 does not know the argument.
+    accepts_tags = "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters
+    return app.env.get_and_resolve_doctree(
+        docname, app.builder, **({"tags": app.tags} if accepts_tags else {})
     )
-    assert tcdoc.environment().torch in html
 
 
-def test_command_directive_runs_the_cli():
+def external_links(doctree: nodes.Node) -> dict[str, str]:
+    """Each external reference's text and address."""
+    return {
+        ref.astext(): ref["refuri"] for ref in doctree.findall(nodes.reference) if not ref.get("internal")
+    }
+
+
+# -- The fact directives and roles ---------------------------------------------------------------
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_builds_without_warnings(app):
+    app.build()
+    assert app.warning.getvalue() == ""
+    assert (app.outdir / "index.html").is_file()
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_summary_shows_the_measured_answers(app):
+    app.build()
+    (table,) = tables(app.env.get_doctree("index"), "tcdoc-summary")
+    assert header(table) == ["y =", *tcdoc.QUESTIONS.values()]
+    expected = [
+        [tcdoc.get_operation(name).code, *tcdoc.answers(tcdoc.probe(name, "non_leaf").properties).values()]
+        for name in ("clone", "detach")
+    ]
+    error = tcdoc.probe("deepcopy", "non_leaf").error
+    assert rows(table) == [*expected, ["copy.deepcopy(x)", f"raises {error}"]]
+    # The error's one cell spans the three answers it replaces.
+    last_row = list(table.next_node(nodes.tbody).findall(nodes.row))[-1]
+    assert last_row.children[-1]["morecols"] == len(tcdoc.QUESTIONS) - 1
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_summary_names_its_source_and_the_build(app):
+    app.build()
+    doctree = app.env.get_doctree("index")
+    captions = [p.astext() for p in doctree.findall(nodes.paragraph)]
+    assert f"Source x: {tcdoc.get_scenario('non_leaf').summary}" in captions
+    stamps = with_class(doctree, nodes.paragraph, "tcdoc-stamp")
+    assert stamps
+    assert {stamp.astext() for stamp in stamps} == {f"Measured at build time with {tcdoc.environment()}."}
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_matrix_lists_errors_and_warnings_verbatim(app):
+    app.build()
+    doctree = app.env.get_doctree("index")
+    sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
+    assert {"matrix-deepcopy", "matrix-torch_tensor"} <= set(sections)
+    deepcopy = sections["matrix-deepcopy"]
+    assert deepcopy.next_node(nodes.title).astext() == "copy.deepcopy(x)"
+    error = tcdoc.probe("deepcopy", "non_leaf").error
+    notes = [item.astext() for item in deepcopy.findall(nodes.list_item)]
+    assert notes == [f"non_leaf raises {error}"]
+    # A warning that several scenarios give is listed once, with all of them.
+    (warning,) = tcdoc.probe("torch_tensor", "leaf_requires_grad").warnings
+    warned = [
+        s for s in ("leaf_requires_grad", "non_leaf") if warning in tcdoc.probe("torch_tensor", s).warnings
+    ]
+    notes = [item.astext() for item in sections["matrix-torch_tensor"].findall(nodes.list_item)]
+    assert f"{', '.join(warned)} warns {warning}" in notes
+    # Each operation's table is a link target: {ref}`matrix-deepcopy` and the like.
+    assert app.env.domains.standard_domain.anonlabels["matrix-deepcopy"] == ("index", "matrix-deepcopy")
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_matrix_spans_a_raising_scenario_over_its_column(app):
+    app.build()
+    deepcopy = next(
+        s for s in app.env.get_doctree("index").findall(nodes.section) if "matrix-deepcopy" in s["ids"]
+    )
+    (table,) = tables(deepcopy, "tcdoc-matrix")
+    assert header(table) == ["property", "leaf_requires_grad", "non_leaf"]
+    (spanning,) = with_class(table, nodes.entry, "tcdoc-raises")
+    assert spanning.astext() == f"raises {tcdoc.probe('deepcopy', 'non_leaf').error.type} (below)"
+    assert spanning["morerows"] == len(rows(table)) - 1
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_roles_show_single_facts(app):
+    app.build()
+    doctree = app.env.get_doctree("index")
+    facts = [node.astext() for node in with_class(doctree, nodes.literal, "tcdoc-fact")]
+    error = tcdoc.probe("deepcopy", "non_leaf").error
+    warnings = tcdoc.probe("torch_tensor", "leaf_requires_grad").warnings
+    assert facts == [
+        str(tcdoc.probe("detach", "no_grad").properties.shares_storage),
+        error.type,
+        str(error),
+        "None",  # clone raises nothing
+        "; ".join(map(str, warnings)),
+    ]
+    (torch_version,) = with_class(doctree, nodes.literal, "tcdoc-env")
+    assert torch_version.astext() == tcdoc.environment().torch == torch.__version__
+
+
+@pytest.mark.sphinx("html", testroot="facts", freshenv=True)
+def test_scenarios_directive_lists_every_scenario(app):
+    app.build()
+    lists = app.env.get_doctree("index").findall(nodes.bullet_list)
+    # The matrix lists its errors and warnings in bullet lists of its own sections.
+    (items,) = [b for b in lists if not any(i.startswith("matrix-") for i in b.parent["ids"])]
+    expected = [f"{scenario.name}: {scenario.summary}" for scenario in tcdoc.scenarios()]
+    assert [item.astext() for item in items.children] == expected
+    names = [item.next_node(nodes.literal).astext() for item in items.children]
+    assert names == [scenario.name for scenario in tcdoc.scenarios()]
+
+
+@pytest.mark.sphinx("html", testroot="fact-errors", freshenv=True)
+def test_unknown_facts_are_build_errors(app):
+    app.build()
+    warnings = app.warning.getvalue()
+    assert "tcdoc-fact 'clone/no_grad/colour': no field 'colour'" in warnings
+    assert "tcdoc-fact wants op/scenario/field, got 'clone/no_grad'" in warnings
+    assert "tcdoc-fact 'clone_deep/no_grad/shares_storage': unknown operation 'clone_deep'" in warnings
+    assert "tcdoc-fact 'clone/nowhere/shares_storage'" in warnings
+    assert "tcdoc-env: unknown field 'colour'" in warnings
+    assert warnings.count("ERROR") == 5
+    doctree = app.env.get_doctree("index")
+    assert not with_class(doctree, nodes.literal, "tcdoc-fact")
+    assert not with_class(doctree, nodes.literal, "tcdoc-env")
+
+
+# -- tcdoc-command -------------------------------------------------------------------------------
+
+
+def test_run_command_runs_the_cli():
     status, output = run_command(["explain", "nope"])
     assert status == 2
     assert "unknown operation 'nope'" in output
@@ -84,11 +189,238 @@ def test_command_directive_runs_the_cli():
     assert "usage: tcdoc" in output
 
 
-def test_unknown_fact_is_a_build_error(tmp_path):
-    (tmp_path / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
-    (tmp_path / "index.rst").write_text("X\n=\n\n:tcdoc-fact:`clone/no_grad/colour`\n")
-    warnings = io.StringIO()
-    Sphinx(
-        tmp_path, tmp_path, tmp_path / "_b", tmp_path / "_d", "html", status=None, warning=warnings
-    ).build()
-    assert "no field 'colour'" in warnings.getvalue()
+@pytest.mark.parametrize("columns", [None, "42"])
+def test_run_command_wraps_help_at_100_columns_and_restores_columns(monkeypatch, columns):
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    _, output = run_command(["--help"])
+    assert max(map(len, output.splitlines())) <= 100
+    assert os.environ.get("COLUMNS") == columns
+
+
+@pytest.mark.sphinx("html", testroot="command", freshenv=True)
+def test_command_directive_shows_the_command_and_what_it_printed(app):
+    app.build()
+    assert app.warning.getvalue() == ""
+    blocks = list(app.env.get_doctree("index").findall(nodes.literal_block))
+    assert [block["language"] for block in blocks] == ["console", "console"]
+    status, output = run_command(["explain", "detach"])
+    assert status == 0
+    assert blocks[0].astext() == f"$ tcdoc explain detach\n{output.rstrip()}"
+    assert "[exit status" not in blocks[0].astext()
+    status, output = run_command(["explain", "nope"])
+    assert blocks[1].astext() == f"$ tcdoc explain nope\n{output.rstrip()}\n[exit status {status}]"
+    assert blocks[1].astext().endswith("[exit status 2]")
+
+
+# -- tcdoc_operation_docs ------------------------------------------------------------------------
+
+
+def operation_cells(table: nodes.table) -> dict[str, nodes.entry]:
+    """The first cell of each body row, by the operation code it shows."""
+    body = table.next_node(nodes.tbody)
+    return {row[0].astext(): row[0] for row in body.findall(nodes.row)}
+
+
+@pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
+def test_an_operation_with_a_page_links_its_code_there(app):
+    app.build()
+    assert app.warning.getvalue() == ""
+    doctree = resolved(app)
+    for kind in ("tcdoc-summary", "tcdoc-properties"):
+        (table,) = tables(doctree, kind)
+        cells = operation_cells(table)
+        assert set(cells) == {"x.clone()", "x.detach()"}
+        link = cells["x.clone()"].next_node(nodes.reference)
+        assert link is not None, kind
+        assert link["refuri"] == "operations/clone.html"
+        assert link.get("internal")
+        assert link.astext() == "x.clone()"
+        # An operation without a page keeps its code, unlinked.
+        assert cells["x.detach()"].next_node(nodes.reference) is None
+        assert cells["x.detach()"].next_node(nodes.literal).astext() == "x.detach()"
+
+
+@pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
+def test_the_matrix_points_to_the_operations_page(app):
+    app.build()
+    doctree = resolved(app)
+    sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
+    see = [p for p in sections["matrix-clone"].findall(nodes.paragraph) if p.astext().startswith("See ")]
+    assert [p.astext() for p in see] == ["See x.clone() for the page that shows it at work."]
+    assert see[0].next_node(nodes.reference)["refuri"] == "operations/clone.html"
+    detach = [p for p in sections["matrix-detach"].findall(nodes.paragraph) if p.astext().startswith("See ")]
+    assert detach == []
+
+
+# -- Links to official documentation (missing-reference) -----------------------------------------
+
+
+@pytest.mark.sphinx("html", testroot="links", freshenv=True)
+def test_torch_python_and_matplotlib_names_link_to_their_official_pages(app):
+    app.build()
+    assert app.warning.getvalue() == ""  # under nitpicky: every reference resolved
+    links = external_links(resolved(app))
+    figure = f"{MATPLOTLIB_DOCS}matplotlib.figure.Figure.html#matplotlib.figure.Figure"
+    assert links == {
+        "torch.Tensor.clone()": f"{TORCH_DOCS}generated/torch.Tensor.clone.html#torch.Tensor.clone",
+        "copy.deepcopy()": f"{PYTHON_DOCS}library/copy.html#copy.deepcopy",
+        "matplotlib.figure.Figure": figure,
+        "Figure": figure,
+        "Axes": f"{MATPLOTLIB_DOCS}matplotlib.axes.Axes.html#matplotlib.axes.Axes",
+    }
+
+
+@pytest.mark.sphinx("html", testroot="links-unresolved", freshenv=True)
+def test_other_names_and_domains_stay_unresolved(app):
+    app.build()
+    warnings = app.warning.getvalue()
+    for target in (
+        "py:func reference target not found: torch.Tensor.no_such_method",
+        "py:func reference target not found: numpy.no_such_function",
+        "py:class reference target not found: matplotlib.figure.NoSuchClass",
+        "js:func reference target not found: torch.Tensor.clone",
+        "js:class reference target not found: Figure",
+    ):
+        assert target in warnings
+    assert external_links(resolved(app)) == {}
+
+
+# -- Settings, checked when the configuration is read --------------------------------------------
+
+
+@pytest.fixture
+def no_cuda(monkeypatch):
+    """No CUDA device, whatever the machine: a CPU-only build of torch, as far as tcdoc can tell."""
+    monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: True)
+    monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
+
+
+def configured(make_app, app_params, **settings: object):
+    """Make the app of tests/roots/test-config with ``settings`` set, as conf.py would set them."""
+    return make_app(*app_params.args, **{**app_params.kwargs, "confoverrides": settings})
+
+
+BAD_SETTINGS = [
+    ({"tcdoc_device": "gpu"}, "tcdoc_device must be one of 'cpu', 'cuda'; got 'gpu'"),
+    ({"tcdoc_device": "cuda"}, "tcdoc_device is 'cuda', but this torch has no CUDA device"),
+    ({"tcdoc_operation_docs": ["clone"]}, "tcdoc_operation_docs must be a dict .*; got list"),
+    (
+        {"tcdoc_operation_docs": {"clone": "a", "clonee": "b", "Detach": "c"}},
+        "tcdoc_operation_docs names unknown operations: 'Detach', 'clonee'. Known operations: clone, detach,",
+    ),
+    (
+        {"tcdoc_operation_docs": {"clone": "operations/clone.rst"}},
+        r"tcdoc_operation_docs\['clone'\] must be a docname .*\(no suffix\); got 'operations/clone.rst'",
+    ),
+    ({"tcdoc_operation_docs": {"copy": "look-alikes.html"}}, r"\['copy'\] .*; got 'look-alikes.html'"),
+    ({"tcdoc_operation_docs": {"copy": ""}}, r"\['copy'\] must be a docname .*; got ''"),
+    ({"tcdoc_operation_docs": {"copy": 3}}, r"\['copy'\] must be a docname .*; got 3"),
+    ({"tcdoc_gpu_execute": "yes"}, "tcdoc_gpu_execute must be True, False or None; got 'yes'"),
+]
+
+
+@pytest.mark.sphinx("html", testroot="config")
+@pytest.mark.parametrize(("settings", "message"), BAD_SETTINGS)
+def test_a_bad_setting_is_a_configuration_error(no_cuda, make_app, app_params, settings, message):
+    with pytest.raises(ConfigError, match=message):
+        configured(make_app, app_params, **settings)
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
+    no_cuda, monkeypatch, make_app, app_params
+):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
+    with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run") as raised:
+        configured(make_app, app_params)
+    assert torch.__version__ in str(raised.value)
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_a_bad_gpu_requirement_is_a_configuration_error(no_cuda, monkeypatch, make_app, app_params):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")
+    with pytest.raises(ConfigError, match=r"TCDOC_REQUIRE_GPU must be 1 or 0 \(or true/false\), got 'maybe'"):
+        configured(make_app, app_params)
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_good_settings_are_kept_and_the_gpu_run_decided_once(no_cuda, make_app, app_params):
+    app = configured(make_app, app_params, tcdoc_operation_docs={"clone": "operations/clone"})
+    assert app.config.tcdoc_device == "cpu"
+    assert app.config.tcdoc_operation_docs == {"clone": "operations/clone"}
+    assert app.config.tcdoc_gpu_execute is False  # None in conf.py: decided here, without CUDA
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_a_gpu_run_decided_in_conf_py_is_kept_and_satisfies_the_requirement(
+    no_cuda, monkeypatch, make_app, app_params
+):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
+    assert configured(make_app, app_params, tcdoc_gpu_execute=True).config.tcdoc_gpu_execute is True
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_cuda_is_accepted_where_torch_has_it(monkeypatch, make_app, app_params):
+    monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
+    monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert configured(make_app, app_params, tcdoc_device="cuda").config.tcdoc_device == "cuda"
+
+
+def test_sphinx_build_reports_a_bad_setting_without_a_traceback(rootdir, tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(rootdir / "test-config-bad-device", source)
+    environ = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
+    environ.pop(gating.REQUIRE_GPU_VARIABLE, None)
+    built = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=False,
+        timeout=300,
+    )
+    assert built.returncode != 0
+    assert "Configuration error" in built.stderr
+    assert "tcdoc_device must be one of 'cpu', 'cuda'; got 'gpu'" in built.stderr
+    # No traceback from deep inside a directive: the one frame Sphinx may show (Sphinx 9 shows the
+    # last frame of any error it reports) is the check that raised.
+    assert "Traceback (most recent call last)" not in built.stderr + built.stdout
+    frames = re.findall(r'File "([^"]+)", line', built.stderr)
+    assert all(Path(frame).name == "_config.py" for frame in frames), frames
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+# -- Warnings: each has a type and subtype, so a project can suppress it -------------------------
+
+
+def logged_warnings(path: Path) -> list[ast.Call]:
+    """The ``logger.warning(...)`` calls of one module."""
+    return [
+        node
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("warning", "error", "critical")
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "logger"
+    ]
+
+
+def test_every_warning_the_extension_logs_has_a_type_and_subtype():
+    package = Path(tcdoc.sphinxext.__file__).parent
+    found = 0
+    for path in sorted(package.glob("*.py")):
+        for call in logged_warnings(path):
+            keywords = {k.arg: k.value for k in call.keywords}
+            where = f"{path.name}:{call.lineno}"
+            assert isinstance(keywords.get("type"), ast.Constant), where
+            assert keywords["type"].value == "tcdoc", where
+            assert isinstance(keywords.get("subtype"), ast.Constant), where
+            assert isinstance(keywords["subtype"].value, str), where
+            assert keywords["subtype"].value, where
+            found += 1
+    assert found >= 2  # the GPU page warning and the gallery warning, at least

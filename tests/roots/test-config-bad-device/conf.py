@@ -1,0 +1,2 @@
+extensions = ["tcdoc.sphinxext"]
+tcdoc_device = "gpu"  # a typo: the extension accepts "cpu" or "cuda"

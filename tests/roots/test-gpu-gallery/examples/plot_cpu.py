@@ -1,0 +1,7 @@
+"""On the CPU
+===========
+"""
+
+import torch
+
+print(torch.arange(3) * 7)

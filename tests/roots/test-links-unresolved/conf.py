@@ -1,0 +1,2 @@
+extensions = ["tcdoc.sphinxext"]
+nitpicky = True

@@ -1,0 +1,2 @@
+extensions = ["tcdoc.sphinxext"]
+tcdoc_operation_docs = {"clone": "operations/clone"}
