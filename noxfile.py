@@ -1,7 +1,8 @@
 """Every build and check of tcdoc.
 
 Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
-each copy costs (``nox -s bench``, minutes); docs-gpu builds on a CUDA machine, GPU examples required.
+each copy costs (``nox -s bench``, minutes); docs-gpu builds on a CUDA machine, GPU examples required;
+coverage runs the tests under coverage.py and fails below 90% of tcdoc's lines.
 browser and downloads read the site that docs built as a reader would: in headless Chromium, and by
 running every download (CI runs them after docs).
 PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold): pip
@@ -83,6 +84,21 @@ def tests(session: nox.Session) -> None:
     """Run the test suite, doctests of tcdoc included."""
     install(session, "tests")
     session.run("pytest", *session.posargs)
+
+
+@nox.session(default=False)
+def coverage(session: nox.Session) -> None:
+    """Run the test suite under coverage.py, print the report, and fail below 90% of tcdoc's lines.
+
+    What is measured and the threshold are in pyproject.toml (``[tool.coverage]``); lines that only
+    a subprocess runs (a sphinx-build, ``python -m tcdoc``) do not count. The data file is
+    build/.coverage, for ``coverage html`` afterwards.
+    """
+    install(session, "coverage")
+    (ROOT / "build").mkdir(exist_ok=True)
+    session.run("coverage", "erase")
+    session.run("coverage", "run", "-m", "pytest", *session.posargs)
+    session.run("coverage", "report")
 
 
 @nox.session
