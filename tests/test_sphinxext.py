@@ -238,6 +238,7 @@ def test_an_operation_with_a_page_links_its_code_there(app):
         assert link["refuri"] == "operations/clone.html"
         assert link.get("internal")
         assert link.astext() == "x.clone()"
+        assert link.next_node(nodes.literal).astext() == "x.clone()", "the code keeps its formatting"
         # An operation without a page keeps its code, unlinked.
         assert cells["x.detach()"].next_node(nodes.reference) is None
         assert cells["x.detach()"].next_node(nodes.literal).astext() == "x.detach()"
@@ -251,8 +252,25 @@ def test_the_matrix_points_to_the_operations_page(app):
     see = [p for p in sections["matrix-clone"].findall(nodes.paragraph) if p.astext().startswith("See ")]
     assert [p.astext() for p in see] == ["See x.clone() for the page that shows it at work."]
     assert see[0].next_node(nodes.reference)["refuri"] == "operations/clone.html"
+    assert see[0].next_node(nodes.reference).next_node(nodes.literal).astext() == "x.clone()"
     detach = [p for p in sections["matrix-detach"].findall(nodes.paragraph) if p.astext().startswith("See ")]
     assert detach == []
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="operation-docs",
+    freshenv=True,
+    confoverrides={"tcdoc_operation_docs": {"clone": "operations/nowhere"}},
+)
+def test_a_link_to_a_missing_page_is_a_tcdoc_warning_and_keeps_the_code(app):
+    app.build()
+    assert "links x.clone() to 'operations/nowhere', which is not a page" in app.warning.getvalue()
+    assert "[tcdoc.link]" in app.warning.getvalue()
+    (table,) = tables(resolved(app), "tcdoc-summary")
+    cell = operation_cells(table)["x.clone()"]
+    assert cell.next_node(nodes.reference) is None
+    assert cell.next_node(nodes.literal).astext() == "x.clone()"
 
 
 # -- Links to official documentation (missing-reference) -----------------------------------------

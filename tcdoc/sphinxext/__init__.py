@@ -59,6 +59,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.add_role("tcdoc-fact", _tables.FactRole())
     app.add_role("tcdoc-env", _tables.EnvRole())
+    app.connect("missing-reference", _tables.resolve_operation_link)
     app.connect("missing-reference", _links.resolve_official)
     app.connect("missing-reference", _links.resolve_matplotlib)
     app.connect("source-read", forget_namespace)
