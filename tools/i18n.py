@@ -37,7 +37,11 @@ LOCALES = DOCS / "locales"
 LANGUAGE = "zh_CN"
 POT_DIR = ROOT / "build" / "gettext"
 # Catalogues of pages whose text is this build's data, not prose.
-SKIPPED_CATALOGUES = ("sg_execution_times", "auto_examples/sg_execution_times", "auto_examples/gpu/sg_execution_times")
+SKIPPED_CATALOGUES = (
+    "sg_execution_times",
+    "auto_examples/sg_execution_times",
+    "auto_examples/gpu/sg_execution_times",
+)
 PAGE_SUFFIXES = (".md", ".rst", ".txt")
 LETTER = re.compile(r"[^\W\d_]")
 # Cross-references and code: a message made only of these reads the same in every language.
@@ -48,7 +52,18 @@ def extract() -> list[Path]:
     """Build the English messages into build/gettext; return the templates (.pot) kept."""
     shutil.rmtree(POT_DIR, ignore_errors=True)
     subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "gettext", "-q", "-d", str(POT_DIR / ".doctrees"), str(DOCS), str(POT_DIR)],
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "gettext",
+            "-q",
+            "-d",
+            str(POT_DIR / ".doctrees"),
+            str(DOCS),
+            str(POT_DIR),
+        ],
         check=True,
     )
     kept = []
@@ -83,7 +98,20 @@ def update() -> None:
     """Merge fresh templates into the catalogues; new messages start untranslated."""
     extract()
     subprocess.run(
-        [sys.executable, "-m", "sphinx_intl", "update", "-p", str(POT_DIR), "-d", str(LOCALES), "-l", LANGUAGE, "-w", "0"],
+        [
+            sys.executable,
+            "-m",
+            "sphinx_intl",
+            "update",
+            "-p",
+            str(POT_DIR),
+            "-d",
+            str(LOCALES),
+            "-l",
+            LANGUAGE,
+            "-w",
+            "0",
+        ],
         check=True,
     )
 
@@ -99,7 +127,9 @@ def check() -> int:
         with pot.open("rb") as stream:
             wanted = [m.id for m in read_po(stream) if m.id]
         if not po_path.is_file():
-            problems.append(f"{name}: no catalogue ({len(wanted)} messages); run `python tools/i18n.py update`")
+            problems.append(
+                f"{name}: no catalogue ({len(wanted)} messages); run `python tools/i18n.py update`"
+            )
             continue
         with po_path.open("rb") as stream:
             po = read_po(stream)
