@@ -12,7 +12,7 @@ edition shows them as they are:
 
 - the docstrings that autodoc brings into the API page: they are the package's own reference
   text, like its function and class names;
-- the computation-times pages: their cells are file names and times of this build;
+- the computation-times pages, and each example's running time: figures of this build;
 - messages with no word outside code and cross-references (numbers, a lone link or name).
 
 ``check`` compares the catalogues with that fresh extraction, so an English sentence that changed
@@ -43,6 +43,8 @@ SKIPPED_CATALOGUES = (
     "auto_examples/gpu/sg_execution_times",
 )
 PAGE_SUFFIXES = (".md", ".rst", ".txt")
+# Messages that hold this build's figures, which no catalogue can keep up with.
+BUILD_FIGURES = re.compile(r"Total running time of the script")
 LETTER = re.compile(r"[^\W\d_]")
 # Cross-references and code: a message made only of these reads the same in every language.
 MARKUP = re.compile(r"(:[\w:-]+:)?`[^`]*`_?|``[^`]*``|\{[\w:-]+\}`[^`]*`")
@@ -87,7 +89,7 @@ def _filter(pot: Path) -> None:
             continue
         if not any(path.endswith(PAGE_SUFFIXES) for path, _ in message.locations):
             continue  # only in docstrings (babel splits "x.py:docstring of name:1" at its spaces)
-        if not LETTER.search(MARKUP.sub("", message.id)):
+        if not LETTER.search(MARKUP.sub("", message.id)) or BUILD_FIGURES.search(message.id):
             continue
         kept.add(message.id, context=message.context)
     with pot.open("wb") as stream:
