@@ -25,6 +25,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
+    "sphinx.ext.intersphinx",
     "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
@@ -34,13 +35,8 @@ extensions = [
 ]
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 nitpicky = True
-nitpick_ignore = [
-    # The plotting functions of tcdoc.bench name matplotlib's Axes by its private module path
-    # (matplotlib.axes._axes.Axes) or its public one; tcdoc/sphinxext/_links.py links the
-    # matplotlib names of tcdoc.draw's signatures, and no inventory is reachable offline for these.
-    ("py:class", "matplotlib.axes.Axes"),
-    ("py:class", "matplotlib.axes._axes.Axes"),
-]
+# Every reference resolves: torch, Python, NumPy and matplotlib names through the inventories kept in
+# docs/_inventories (see intersphinx below), so nothing needs nitpick_ignore.
 
 # -- Options for MyST ------------------------------------------------------------------------
 
@@ -53,6 +49,20 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
 napoleon_google_docstring = False
+
+# -- Options for intersphinx ---------------------------------------------------------------
+
+# The build machines have no network, so each project's inventory is read from a file kept in
+# the repository: tools/make_inventories.py writes them from the names the site uses, each with
+# its address on the official site, and tests/test_inventories.py keeps them up to date. They
+# link the cross-references of the pages and the names in example code (sphinx-gallery reads
+# intersphinx too).
+intersphinx_mapping = {
+    "torch": ("https://docs.pytorch.org/docs/stable/", "_inventories/torch.inv"),
+    "python": ("https://docs.python.org/3/", "_inventories/python.inv"),
+    "numpy": ("https://numpy.org/doc/stable/", "_inventories/numpy.inv"),
+    "matplotlib": ("https://matplotlib.org/stable/", "_inventories/matplotlib.inv"),
+}
 
 # -- Options for tcdoc.sphinxext -----------------------------------------------------------
 
