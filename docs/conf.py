@@ -134,6 +134,13 @@ html_favicon = "_static/favicon.svg"
 html_static_path = ["_static"]
 html_css_files = ["tcdoc.css"]
 templates_path = ["_templates"]
+# "View" and "edit" buttons at the top of each page, pointing at its source in the repository;
+# a gallery page points at its example script (tcdoc.sphinxext), not at the generated page.
+html_theme_options = {
+    "source_repository": "https://github.com/tcdoc/tcdoc/",
+    "source_branch": "main",
+    "source_directory": "docs/",
+}
 # The footer's torch version, from the installed package: the torch that ran the examples, read
 # without importing it (nothing in this file imports torch, so a build with nothing to do is quick).
 html_context = {"tcdoc_torch": installed_version("torch"), "tcdoc_device": tcdoc_device}
@@ -147,7 +154,9 @@ sitemap_url_scheme = "{link}"
 sitemap_excludes = ["search.html", "genindex.html", "404.html"]
 ogp_site_url = html_baseurl
 ogp_site_name = "tcdoc"
-ogp_image = "_static/logo.svg"
+# Link previews show PNG, not SVG: a 1200 x 630 card drawn from the logo by tools/make_social_card.py.
+ogp_image = "_static/social-card.png"
+ogp_image_alt = "tcdoc: a tensor and its copy"
 ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build time: slow, and not needed
 # The 404 page is served at any missing address, so its links are absolute: from the site's root path.
 notfound_urls_prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/")
