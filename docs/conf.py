@@ -117,7 +117,13 @@ sphinx_gallery_conf = {
     "download_all_examples": True,
     "remove_config_comments": True,
     "show_signature": False,
-    "reference_url": {"tcdoc": None},
+    # A downloaded notebook starts by installing what it imports (see "Install" on the home page).
+    "first_notebook_cell": (
+        "# Install tcdoc and what the examples draw with (matplotlib). On Linux, pip's default torch\n"
+        "# may be a large CUDA build: without an NVIDIA GPU, install the CPU build first with\n"
+        "# %pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+        '%pip install "tcdoc[plot]"'
+    ),
     # "Examples using this" mini-galleries on the API page, for tcdoc's public functions.
     "doc_module": ("tcdoc",),
     "backreferences_dir": "gen_modules/backreferences",
