@@ -322,15 +322,8 @@ def names_in_code(source: str) -> set[str]:
     tree = ast.parse(source)
     imported = _imports(tree)
     found = set()
-    attributes = set()
-    # Only whole chains: torch.nn.Linear, not also torch.nn and torch.
-    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            attributes.add(node.attr)
-        dotted = _dotted(node) if id(node) not in inner else None
-        if dotted is None:
-            continue
+    attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for dotted in _whole_chains(tree):
         root, _, rest = dotted.partition(".")
         if root in imported:
             longest = _longest_existing(f"{imported[root]}.{rest}".rstrip("."))
@@ -355,18 +348,14 @@ def names_in_annotations(source: str) -> set[str]:
     tree = ast.parse(source)
     imported = _imports(tree)
     found = set()
-    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     for annotation in _annotations(tree):
         # An annotation written as a string ("Axes | None") is an expression too.
-        expressions = [annotation, *_string_annotations(annotation)]
-        for node in (n for e in expressions for n in ast.walk(e)):
-            dotted = _dotted(node) if id(node) not in inner else None
-            if dotted is None:
-                continue
-            root, _, rest = dotted.partition(".")
-            full = f"{imported[root]}.{rest}".rstrip(".") if root in imported else dotted
-            if _split(full)[0] is not None:
-                found.add(full)
+        for expression in [annotation, *_string_annotations(annotation)]:
+            for dotted in _whole_chains(expression):
+                root, _, rest = dotted.partition(".")
+                full = f"{imported[root]}.{rest}".rstrip(".") if root in imported else dotted
+                if _split(full)[0] is not None:
+                    found.add(full)
     return found
 
 
@@ -412,6 +401,15 @@ def _string_annotations(annotation: ast.expr) -> Iterator[ast.expr]:
                 yield ast.parse(node.value, mode="eval").body
             except SyntaxError:
                 continue  # a Literal's value, not a type
+
+
+def _whole_chains(tree: ast.AST) -> Iterator[str]:
+    """Yield each name and attribute chain of a tree whole: ``torch.nn.Linear``, not also ``torch.nn``."""
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        dotted = _dotted(node) if id(node) not in inner else None
+        if dotted is not None:
+            yield dotted
 
 
 def _dotted(node: ast.AST) -> str | None:
