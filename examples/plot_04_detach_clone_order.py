@@ -37,7 +37,7 @@ tcdoc.compare(x, b) == tcdoc.compare(x, a)
 tcdoc.compare(x, x.clone()).grad_fn, tcdoc.compare(x, x.detach()).grad_fn
 
 # %%
-# That record is made only to be dropped. Under :func:`torch.no_grad` it is not made at all,
+# That record is made only to be dropped. Under :class:`torch.no_grad` it is not made at all,
 # whatever the order.
 with torch.no_grad():
     unrecorded = x.clone()

@@ -106,7 +106,7 @@ else:
     print(f"torch {torch.__version__} has no torch.nn.utils.weight_norm any more")
 
 # %%
-# Its ``weight`` is recomputed before every forward pass. Under :func:`torch.no_grad` it is
+# Its ``weight`` is recomputed before every forward pass. Under :class:`torch.no_grad` it is
 # recomputed without history, which is why such a model can copy after an evaluation pass
 # and fail after a training pass.
 if hasattr(nn.utils, "weight_norm"):

@@ -4,7 +4,7 @@
 Reinforcement learning (target networks), self-supervised learning and diffusion models
 (exponential moving averages of the weights) keep a second copy of a model that trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
-hand. ``copy.deepcopy(model)`` plus :func:`torch.no_grad` gives exactly that. This example
+hand. ``copy.deepcopy(model)`` plus :class:`torch.no_grad` gives exactly that. This example
 checks each property, shows what goes wrong without ``no_grad``, and what happens to weights
 that two layers share.
 """
