@@ -203,11 +203,13 @@ def _render(ax: Axes, model: Diagram, full: int, fontsize: float) -> None:
         bar = model.storages[0]
         left = (_WIDTH - bar.nbytes * scale) / 2
         spans = [(model.source, x_box)] + ([(model.result, y_box)] if model.new_object else [])
-        _storage_bar(ax, bar, left, scale, spans, model, fontsize)
+        _storage_bar(ax, bar, left, scale, spans, model, fontsize, "center")
     else:
-        _storage_bar(ax, model.storages[0], 0.05, scale, [(model.source, x_box)], model, fontsize)
+        # Each bar's words line up with its outer end, so that a short bar's words stay inside
+        # the panel and clear of the other bar's.
+        _storage_bar(ax, model.storages[0], 0.05, scale, [(model.source, x_box)], model, fontsize, "left")
         right = _WIDTH - 0.05 - model.storages[1].nbytes * scale
-        _storage_bar(ax, model.storages[1], right, scale, [(model.result, y_box)], model, fontsize)
+        _storage_bar(ax, model.storages[1], right, scale, [(model.result, y_box)], model, fontsize, "right")
 
 
 def _role(model: Diagram, box: TensorBox) -> str:
@@ -337,8 +339,12 @@ def _storage_bar(
     spans: Sequence[tuple[TensorBox, float]],
     model: Diagram,
     fontsize: float,
+    align: str,
 ) -> None:
-    """Draw a bar of ``bar.nbytes`` bytes, each tensor's reach marked in its colour and joined to its box."""
+    """Draw a bar of ``bar.nbytes`` bytes, each tensor's reach marked in its colour and joined to its box.
+
+    Its words go under it, lined up with its left end, centre or right end (``align``).
+    """
     width = max(bar.nbytes * scale, 0.05)
     height = _BAR_TOP - _BAR_BOTTOM
     ax.add_patch(
@@ -385,7 +391,8 @@ def _storage_bar(
         words = f"new storage, {model.new_bytes} new bytes\n{reach}"
     else:
         words = f"storage of {model.source.name}, {bar.nbytes} bytes\n{reach}"
-    _label(ax, left + width / 2, _BAR_BOTTOM - 0.55, words, fontsize)
+    anchor = {"left": left, "center": left + width / 2, "right": left + width}[align]
+    _label(ax, anchor, _BAR_BOTTOM - 0.55, words, fontsize, align)
 
 
 def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
@@ -408,14 +415,15 @@ def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
     ax.text(0.85, 3.85, textwrap.fill(message, 62), va="top", fontsize=fontsize - 0.5, color=_INK)
 
 
-def _label(ax: Axes, x: float, y: float, text: str, fontsize: float) -> None:
+def _label(ax: Axes, x: float, y: float, text: str, fontsize: float, align: str = "center") -> None:
     """Free-standing words, in a light box of their own so they read on any background."""
     ax.text(
         x,
         y,
         text,
-        ha="center",
+        ha=align,
         va="center",
+        multialignment=align,
         fontsize=fontsize,
         color=_INK,
         linespacing=1.25,
