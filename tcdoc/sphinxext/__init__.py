@@ -21,14 +21,17 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
   executed example whose page shows no output, and a cache for the pages of examples the build
   does not execute, so that a build with nothing to do imports no torch;
 - links from ``torch.*``, standard-library and matplotlib names to their official
-  documentation, resolved offline.
+  documentation, resolved offline;
+- markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
+  thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
+  on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
 ``_tables`` (fact directives and roles), ``_command``, ``_snippets``, ``_diagram``, ``_links``,
-``_gallery_guard`` and ``_gpu``. Sphinx is imported only under this package.
+``_gallery_guard``, ``_gpu``, ``_a11y`` and ``_assets``. Sphinx is imported only under this package.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import Any
 from sphinx.application import Sphinx
 
 import tcdoc
-from tcdoc.sphinxext import _config, _gallery_guard, _gpu, _links, _tables
+from tcdoc.sphinxext import _a11y, _assets, _config, _gallery_guard, _gpu, _links, _tables
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._snippets import RunDirective, forget_namespace
@@ -70,4 +73,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", _gallery_guard.drop_remote_scripts)
     app.connect("build-finished", _gallery_guard.check_examples_ran)
     app.connect("build-finished", _gallery_guard.record_build, priority=900)
+    app.connect("builder-inited", _a11y.add_script)
+    app.connect("doctree-resolved", _a11y.describe_thumbnails)
+    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
+    app.connect("html-page-context", _a11y.level_captions, priority=900)
+    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
+    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
+    app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
