@@ -171,3 +171,9 @@ notfound_context = {
     "body": "<h1>Page not found</h1><p>This page does not exist. "
     f"Start from the <a href='{notfound_urls_prefix}index.html'>home page</a> or use the search box.</p>",
 }
+
+# -- Options for the gallery's thumbnails ----------------------------------------------------
+
+# A thumbnail shows at most 160 x 112 CSS pixels: twice that is sharp on a high-density screen,
+# and weighs less than sphinx-gallery's default of 400 x 280.
+sphinx_gallery_conf["thumbnail_size"] = (320, 224)

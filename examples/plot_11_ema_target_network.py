@@ -90,6 +90,20 @@ first.lerp_(online_first, 1 - decay)
 report = tcdoc.compare(online_first, first)
 first.is_leaf, report.grad_fn, report.gradient_flows_to_source
 
+# %%
+# :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one: the
+# target's, updated under :func:`torch.no_grad`, and ``first``, updated without it. Only
+# the second keeps an autograd edge back to the online parameter.
+import tcdoc.draw
+
+target_first = next(target.parameters())
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(online_first, target_first, names=("online_first", "target_first")),
+        tcdoc.draw.diagram(online_first, first, names=("online_first", "first")),
+    ]
+)
+
 
 # %%
 # Tied weights

@@ -24,15 +24,18 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
   their documentation, through sphinx-gallery's own linking (see ``_code_links``);
 - for a site built with furo and sphinx-gallery: "view" and "edit" buttons of a gallery page
   that open its example script (``_source_links``), and with sphinx-sitemap, a sitemap that
-  lists every page after an incremental build too (``_sitemap``).
+  lists every page after an incremental build too (``_sitemap``);
+- markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
+  thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
+  on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
 ``_tables`` (fact directives and roles), ``_command``, ``_snippets``, ``_diagram``,
-``_gallery_guard``, ``_gpu``, ``_code_links``, ``_source_links`` and ``_sitemap``. Sphinx is
-imported only under this package.
+``_gallery_guard``, ``_gpu``, ``_code_links``, ``_source_links``, ``_sitemap``, ``_a11y`` and
+``_assets``. Sphinx is imported only under this package.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from sphinx.application import Sphinx
 
 import tcdoc
 from tcdoc.sphinxext import (
+    _a11y,
+    _assets,
     _code_links,
     _config,
     _gallery_guard,
@@ -86,4 +91,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _source_links.point_at_example_sources)
     # Before sphinx-sitemap (priority 500) writes sitemap.xml.
     app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
+    app.connect("builder-inited", _a11y.add_script)
+    app.connect("doctree-resolved", _a11y.describe_thumbnails)
+    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
+    app.connect("html-page-context", _a11y.level_captions, priority=900)
+    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
+    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
+    app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
