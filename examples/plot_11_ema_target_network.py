@@ -92,7 +92,7 @@ first.is_leaf, report.grad_fn, report.gradient_flows_to_source
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one: the
-# target's, updated under :func:`torch.no_grad`, and ``first``, updated without it. Only
+# target's, updated under :class:`torch.no_grad`, and ``first``, updated without it. Only
 # the second keeps an autograd edge back to the online parameter.
 import tcdoc.draw
 
