@@ -4,7 +4,8 @@ Sessions: docs, tests and lint run by default; docs-live is for writing pages; b
 each copy costs (``nox -s bench``, minutes); docs-gpu builds on a CUDA machine, GPU examples required;
 coverage runs the tests under coverage.py and fails below 90% of tcdoc's lines.
 browser and downloads read the site that docs built as a reader would: in headless Chromium, and by
-running every download (CI runs them after docs).
+running every download (CI runs them after docs). release-check builds and tries the sdist and the
+wheel as the release workflow does; inventories refreshes docs/_inventories.
 PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold): pip
 arguments, for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests`` or, for the CPU wheel from
 PyTorch's own index, ``TCDOC_TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"``.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from pathlib import Path
 
 import nox
@@ -189,6 +191,45 @@ def downloads(session: nox.Session) -> None:
     session.run(
         "pytest", "tests/downloads", f"--basetemp={basetemp}", *session.posargs, env={"TCDOC_TORCH": TORCH}
     )
+
+
+@nox.session(name="release-check", default=False)
+def release_check(session: nox.Session) -> None:
+    """Build the sdist and the wheel into dist/, check them, and run an example against the wheel.
+
+    The steps of .github/workflows/release.yml before it publishes: ``python -m build`` (the wheel
+    is built from the sdist), ``twine check --strict``, then a new environment holding only torch
+    and the wheel with its ``plot`` extra, where an example and the ``tcdoc`` command must run.
+    """
+    session.install(*nox.project.dependency_groups(PYPROJECT, "release"))
+    dist = ROOT / "dist"  # ignored by git
+    shutil.rmtree(dist, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(dist), str(ROOT))
+    built = sorted(dist.iterdir())
+    session.run("twine", "check", "--strict", *map(str, built))
+    (wheel,) = dist.glob("*.whl")
+    tmp = Path(session.create_tmp()).resolve()
+    venv = tmp / "reader"
+    shutil.rmtree(venv, ignore_errors=True)
+    session.run("python", "-m", "venv", str(venv))
+    python = str(venv / "bin" / "python")
+    session.run(python, "-m", "pip", "install", "-q", *shlex.split(TORCH), f"{wheel}[plot]", external=True)
+    session.chdir(tmp)  # away from the checkout, so that only the wheel's tcdoc can be found
+    found = session.run(python, "-c", "import tcdoc; print(tcdoc.__file__)", external=True, silent=True)
+    if not isinstance(found, str) or not found.strip().startswith(str(venv)):
+        session.error(f"the new environment imports tcdoc from {found!r}, not from {wheel.name}")
+    env = {"MPLBACKEND": "Agg"}  # draw without a display
+    session.run(python, str(ROOT / "examples" / "plot_01_clone.py"), external=True, env=env)
+    session.run(python, "-m", "tcdoc", "explain", "clone", external=True)
+    for path in built:
+        session.log(f"{path.name}: {path.stat().st_size / 1024:.1f} KiB")
+
+
+@nox.session(default=False)
+def inventories(session: nox.Session) -> None:
+    """Write docs/_inventories: the PyTorch, Python, NumPy and matplotlib names that the site uses."""
+    install(session, "inventories")
+    session.run("python", "tools/make_inventories.py", *session.posargs)
 
 
 # -- Helpers ---------------------------------------------------------------------------------

@@ -12,11 +12,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Files outside docs/ that pages include (docs/changes.md and docs/contributing.md).
+INCLUDED = ("CHANGES.md", "CONTRIBUTING.md")
+
+
 def scratch_copy(destination: Path) -> Path:
-    """Copy ``docs/`` and ``examples/`` (no build output) into ``destination``; return its docs folder."""
+    """Copy ``docs/``, ``examples/`` (no build output) and the included files into ``destination``.
+
+    Returns the copy's docs folder.
+    """
     ignore = shutil.ignore_patterns("_build", "auto_examples", "gen_modules", "sg_execution_times.rst")
     shutil.copytree(ROOT / "docs", destination / "docs", ignore=ignore)
     shutil.copytree(ROOT / "examples", destination / "examples")
+    for name in INCLUDED:
+        shutil.copy2(ROOT / name, destination / name)
     return destination / "docs"
 
 

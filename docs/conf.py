@@ -25,6 +25,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
+    "sphinx.ext.intersphinx",
     "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
@@ -34,8 +35,8 @@ extensions = [
 ]
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py", "auto_examples/*.zip"]
 nitpicky = True
-# Every reference resolves: torch, Python and matplotlib names are linked offline by the tcdoc
-# extension (tcdoc/sphinxext/_links.py), so nothing needs nitpick_ignore.
+# Every reference resolves: torch, Python, NumPy and matplotlib names through the inventories kept in
+# docs/_inventories (see intersphinx below), so nothing needs nitpick_ignore.
 
 # -- Options for translations -------------------------------------------------------------
 
@@ -59,6 +60,20 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
 napoleon_google_docstring = False
+
+# -- Options for intersphinx ---------------------------------------------------------------
+
+# The build machines have no network, so each project's inventory is read from a file kept in
+# the repository: tools/make_inventories.py writes them from the names the site uses, each with
+# its address on the official site, and tests/test_inventories.py keeps them up to date. They
+# link the cross-references of the pages and the names in example code (sphinx-gallery reads
+# intersphinx too).
+intersphinx_mapping = {
+    "torch": ("https://docs.pytorch.org/docs/stable/", "_inventories/torch.inv"),
+    "python": ("https://docs.python.org/3/", "_inventories/python.inv"),
+    "numpy": ("https://numpy.org/doc/stable/", "_inventories/numpy.inv"),
+    "matplotlib": ("https://matplotlib.org/stable/", "_inventories/matplotlib.inv"),
+}
 
 # -- Options for tcdoc.sphinxext -----------------------------------------------------------
 
@@ -113,7 +128,13 @@ sphinx_gallery_conf = {
     "download_all_examples": True,
     "remove_config_comments": True,
     "show_signature": False,
-    "reference_url": {"tcdoc": None},
+    # A downloaded notebook starts by installing what it imports (see "Install" on the home page).
+    "first_notebook_cell": (
+        "# Install tcdoc and what the examples draw with (matplotlib). On Linux, pip's default torch\n"
+        "# may be a large CUDA build: without an NVIDIA GPU, install the CPU build first with\n"
+        "# %pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+        '%pip install "tcdoc[plot]"'
+    ),
     # "Examples using this" mini-galleries on the API page, for tcdoc's public functions.
     "doc_module": ("tcdoc",),
     "backreferences_dir": "gen_modules/backreferences",
@@ -141,6 +162,13 @@ html_sidebars = {
         "sidebar/scroll-end.html",
     ]
 }
+# "View" and "edit" buttons at the top of each page, pointing at its source in the repository;
+# a gallery page points at its example script (tcdoc.sphinxext), not at the generated page.
+html_theme_options = {
+    "source_repository": "https://github.com/tcdoc/tcdoc/",
+    "source_branch": "main",
+    "source_directory": "docs/",
+}
 # The footer's torch version, from the installed package: the torch that ran the examples, read
 # without importing it (nothing in this file imports torch, so a build with nothing to do is quick).
 html_context = {"tcdoc_torch": installed_version("torch"), "tcdoc_device": tcdoc_device}
@@ -154,8 +182,16 @@ sitemap_url_scheme = "{link}"
 sitemap_excludes = ["search.html", "genindex.html", "404.html"]
 ogp_site_url = html_baseurl
 ogp_site_name = "tcdoc"
-ogp_image = "_static/logo.svg"
+# Link previews show PNG, not SVG: a 1200 x 630 card drawn from the logo by tools/make_social_card.py.
+ogp_image = "_static/social-card.png"
+ogp_image_alt = "tcdoc: a tensor and its copy"
 ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build time: slow, and not needed
 # The 404 page (docs/404.md) is served at any missing address, so its links are absolute: from
 # the site's root path. docs-zh adds zh_CN/ to it for the Chinese edition.
 notfound_urls_prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/")
+
+# -- Options for the gallery's thumbnails ----------------------------------------------------
+
+# A thumbnail shows at most 160 x 112 CSS pixels: twice that is sharp on a high-density screen,
+# and weighs less than sphinx-gallery's default of 400 x 280.
+sphinx_gallery_conf["thumbnail_size"] = (320, 224)

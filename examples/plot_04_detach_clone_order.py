@@ -30,6 +30,18 @@ tcdoc.compare(x, a)
 tcdoc.compare(x, b) == tcdoc.compare(x, a)
 
 # %%
+# :func:`tcdoc.draw.draw_panels` draws each result from its own measurements, side by side:
+# apart from their names, the two pictures are the same.
+import tcdoc.draw
+
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(x, a, "x.detach().clone()", names=("x", "a")),
+        tcdoc.draw.diagram(x, b, "x.clone().detach()", names=("x", "b")),
+    ]
+)
+
+# %%
 # The order shows in the intermediate tensor. In ``x.clone().detach()`` the clone comes
 # first, while ``x`` is still attached, so autograd records it (it gets a ``grad_fn``) before
 # ``detach()`` drops that record. In ``x.detach().clone()`` the clone copies a tensor with
@@ -37,7 +49,7 @@ tcdoc.compare(x, b) == tcdoc.compare(x, a)
 tcdoc.compare(x, x.clone()).grad_fn, tcdoc.compare(x, x.detach()).grad_fn
 
 # %%
-# That record is made only to be dropped. Under :func:`torch.no_grad` it is not made at all,
+# That record is made only to be dropped. Under :class:`torch.no_grad` it is not made at all,
 # whatever the order.
 with torch.no_grad():
     unrecorded = x.clone()

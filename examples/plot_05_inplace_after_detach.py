@@ -32,6 +32,13 @@ d.zero_()
 y, (y._version, d._version)
 
 # %%
+# In a picture drawn by :func:`tcdoc.draw.draw`, ``y`` and ``d`` stand on one storage and
+# are tied to one version counter, whose circle shows the value it has now.
+import tcdoc.draw
+
+tcdoc.draw.draw(y, d, "y.detach()", names=("y", "d"))
+
+# %%
 # At ``backward()`` autograd compares the counter of the saved ``y`` with the value it
 # recorded when saving it (0), finds 1, and raises instead of using the zeros.
 try:

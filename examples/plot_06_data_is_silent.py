@@ -29,6 +29,18 @@ tcdoc.compare(y, y.data)
 tcdoc.compare(y, y.detach()).shares_version_counter, tcdoc.compare(y, y.data).shares_version_counter
 
 # %%
+# Drawn side by side by :func:`tcdoc.draw.draw_panels`, both stand on the storage of ``y``;
+# the version counters are where the pictures differ.
+import tcdoc.draw
+
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(y, y.detach(), "y.detach()", names=("y", "d")),
+        tcdoc.draw.diagram(y, y.data, "y.data", names=("y", "d")),
+    ]
+)
+
+# %%
 # Zeroing through ``.data`` writes into ``y``, and only the counter of the ``.data`` tensor
 # moves. ``y``'s counter still reads 0.
 d = y.data

@@ -24,6 +24,15 @@ except RuntimeError as error:
     print(f"RuntimeError: {error}")
 
 # %%
+# :func:`tcdoc.draw.draw_operations` applies operations to a fresh tensor of this kind
+# (tcdoc's ``non_leaf`` scenario, a leaf that requires gradients times two) and draws what
+# each one gave: the deep copy as the error it raises, next to ``x.detach().clone()``, a copy
+# of the values that works on any tensor.
+import tcdoc.draw
+
+tcdoc.draw.draw_operations(["deepcopy", "detach_clone"], "non_leaf")
+
+# %%
 # A module that caches what it computes
 # -------------------------------------
 # This layer remembers its last output, say for plotting or for a hook. To try deepcopy on
@@ -106,7 +115,7 @@ else:
     print(f"torch {torch.__version__} has no torch.nn.utils.weight_norm any more")
 
 # %%
-# Its ``weight`` is recomputed before every forward pass. Under :func:`torch.no_grad` it is
+# Its ``weight`` is recomputed before every forward pass. Under :class:`torch.no_grad` it is
 # recomputed without history, which is why such a model can copy after an evaluation pass
 # and fail after a training pass.
 if hasattr(nn.utils, "weight_norm"):

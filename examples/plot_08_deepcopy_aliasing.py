@@ -80,6 +80,18 @@ small_clone = small.clone()
 small_clone.untyped_storage().nbytes(), tcdoc.compare(small, small_clone).new_bytes
 
 # %%
+# :func:`tcdoc.draw.draw_panels` draws the two copies with their storage bars on one scale:
+# the deep copy's new bar is as long as the storage under ``small``, the clone's a sliver.
+import tcdoc.draw
+
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(small, small_copy, "copy.deepcopy(small)", names=("small", "small_copy")),
+        tcdoc.draw.diagram(small, small_clone, "small.clone()", names=("small", "small_clone")),
+    ]
+)
+
+# %%
 # So to keep a slice, clone it; to deepcopy something that holds slices (a dictionary of
 # them, say), clone them first.
 kept = copy.deepcopy({"first_ten": small.clone()})

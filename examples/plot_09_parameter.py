@@ -55,6 +55,13 @@ reports = {tcdoc.get_operation(row.operation).code: row.properties for row in me
 any(report.copies_grad for report in reports.values() if report is not None)
 
 # %%
+# Four of those rows as pictures, drawn by :func:`tcdoc.draw.draw_operations` on a fresh
+# ``Parameter`` of the same scenario. The first line in each result's box is its type.
+import tcdoc.draw
+
+tcdoc.draw.draw_operations(["detach", "clone", "deepcopy", "parameter_wrap"], "parameter")
+
+# %%
 # Deepcopy: a new Parameter, without ``.grad`` or attributes
 # ----------------------------------------------------------
 # On a plain tensor, deepcopy copies ``.grad`` and Python attributes (see

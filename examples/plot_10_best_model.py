@@ -76,6 +76,15 @@ import tcdoc
 tcdoc.compare(model.weight, best["weight"])
 
 # %%
+# The same measurement as a picture, drawn by :func:`tcdoc.draw.draw`: the two tensors on
+# one storage and one version counter.
+import tcdoc.draw
+
+tcdoc.draw.draw(
+    model.weight, best["weight"], 'model.state_dict()["weight"]', names=("model.weight", 'best["weight"]')
+)
+
+# %%
 # So loading ``best`` changes nothing, and the validation loss is that of the last step,
 # not the best one.
 model.load_state_dict(best)

@@ -4,7 +4,7 @@
 Reinforcement learning (target networks), self-supervised learning and diffusion models
 (exponential moving averages of the weights) keep a second copy of a model that trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
-hand. ``copy.deepcopy(model)`` plus :func:`torch.no_grad` gives exactly that. This example
+hand. ``copy.deepcopy(model)`` plus :class:`torch.no_grad` gives exactly that. This example
 checks each property, shows what goes wrong without ``no_grad``, and what happens to weights
 that two layers share.
 """
@@ -89,6 +89,20 @@ first, online_first = next(scratch.parameters()), next(online.parameters())
 first.lerp_(online_first, 1 - decay)
 report = tcdoc.compare(online_first, first)
 first.is_leaf, report.grad_fn, report.gradient_flows_to_source
+
+# %%
+# :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one: the
+# target's, updated under :class:`torch.no_grad`, and ``first``, updated without it. Only
+# the second keeps an autograd edge back to the online parameter.
+import tcdoc.draw
+
+target_first = next(target.parameters())
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(online_first, target_first, names=("online_first", "target_first")),
+        tcdoc.draw.diagram(online_first, first, names=("online_first", "first")),
+    ]
+)
 
 
 # %%

@@ -47,6 +47,20 @@ tcdoc.graph_memory(total)
 {batches_seen: held[batches_seen - 1] for batches_seen in (1, 10, 20)}
 
 # %%
+# The bytes held after every batch, as a plot.
+import matplotlib.pyplot as plt
+
+figure, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+ax.plot(range(1, len(held) + 1), [saved / 2**20 for saved in held], marker="o")
+ax.set(
+    title="total += loss: saved bytes reachable from total",
+    xlabel="batches added to total",
+    ylabel="MiB held by the graph",
+    ylim=(0, None),
+)
+plt.show()
+
+# %%
 # ``total += loss.item()``
 # ------------------------
 # :meth:`torch.Tensor.item` returns a Python number, so the total is a float and holds no

@@ -84,6 +84,20 @@ shared = torch.as_tensor(c)
 tcdoc.shares_memory(copied, torch.from_numpy(c)), tcdoc.shares_memory(shared, torch.from_numpy(c))
 
 # %%
+# Drawn by :func:`tcdoc.draw.draw_panels` against the array's memory (wrapped by
+# :func:`torch.from_numpy`), ``copied`` has a storage of its own and ``shared`` stands on
+# the array's.
+import tcdoc.draw
+
+array = torch.from_numpy(c)
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(array, copied, "torch.tensor(c)", names=("c", "copied")),
+        tcdoc.draw.diagram(array, shared, "torch.as_tensor(c)", names=("c", "shared")),
+    ]
+)
+
+# %%
 # "When it can": asking ``as_tensor`` for another dtype forces a conversion, hence a copy.
 tcdoc.shares_memory(torch.as_tensor(c, dtype=torch.float32), torch.from_numpy(c))
 

@@ -79,6 +79,19 @@ wide_deep = copy.deepcopy(wide)
 wide_deep.stride(), tcdoc.compare(wide, wide_deep).new_bytes
 
 # %%
+# :func:`tcdoc.draw.draw_panels` draws the two copies with their storage bars on one scale:
+# the clone's new storage next to the deep copy's, which is the size of the storage under
+# ``wide``.
+import tcdoc.draw
+
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(wide, wide_copy, "wide.clone()", names=("wide", "wide_copy")),
+        tcdoc.draw.diagram(wide, wide_deep, "copy.deepcopy(wide)", names=("wide", "wide_deep")),
+    ]
+)
+
+# %%
 # These values were measured with:
 tcdoc.environment()
 

@@ -98,6 +98,18 @@ flat_t = x.t().reshape(12)
 tcdoc.shares_memory(x, flat_t), flat_t._is_view()
 
 # %%
+# The two reshapes, drawn by :func:`tcdoc.draw.draw_panels`: ``flat`` stands on the storage
+# of ``x``, ``flat_t`` has a storage of its own.
+import tcdoc.draw
+
+tcdoc.draw.draw_panels(
+    [
+        tcdoc.draw.diagram(x, flat, "x.reshape(12)", names=("x", "flat")),
+        tcdoc.draw.diagram(x, flat_t, "x.t().reshape(12)", names=("x", "flat_t")),
+    ]
+)
+
+# %%
 # To insist on a view, call :meth:`~torch.Tensor.view`, which raises instead of copying.
 try:
     x.t().view(12)

@@ -34,6 +34,13 @@ loaded = torch.load(buffer)
 tcdoc.shares_memory(loaded["signal"], loaded["window"]), loaded["window"].storage_offset()
 
 # %%
+# :func:`tcdoc.draw.draw` shows where: the bytes of the loaded ``window`` are marked on the
+# storage of the loaded ``signal``.
+import tcdoc.draw
+
+tcdoc.draw.draw(loaded["signal"], loaded["window"], names=('loaded["signal"]', 'loaded["window"]'))
+
+# %%
 # So a write into one is visible in the other, as it was before saving.
 loaded["signal"][10] = 99.0
 loaded["window"][0]

@@ -95,6 +95,13 @@ queue.join_thread()
 exitcode, original, for_worker, (original.is_shared(), for_worker.is_shared())
 
 # %%
+# :func:`tcdoc.draw.draw` shows why ``original`` stayed as it was: its clone has a storage
+# of its own.
+import tcdoc.draw
+
+tcdoc.draw.draw(original, for_worker, "original.clone()", names=("original", "for_worker"))
+
+# %%
 # These values were measured with:
 import tcdoc
 

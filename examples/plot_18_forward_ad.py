@@ -53,6 +53,24 @@ with fwAD.dual_level():
 cloned.tangent, doubled.tangent
 
 # %%
+# The same two copies over many points, plotted: the tangent that ``y.clone()`` carries
+# lies on ``cos``, the derivative of ``sin``, and the title says what ``y.detach()`` has.
+import matplotlib.pyplot as plt
+
+points = torch.linspace(-3.0, 3.0, 41)
+with fwAD.dual_level():
+    wave = fwAD.make_dual(points, torch.ones_like(points)).sin()
+    carried = fwAD.unpack_dual(wave.clone()).tangent
+    dropped = fwAD.unpack_dual(wave.detach()).tangent
+
+figure, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+ax.plot(points, torch.cos(points), color="0.6", linewidth=3, label="cos(x)")
+ax.plot(points, carried, "o", markersize=4, label="tangent of y.clone()")
+ax.set(title=f"y = sin(x); tangent of y.detach(): {dropped}", xlabel="x")
+ax.legend()
+plt.show()
+
+# %%
 # ``detach().clone()`` copies the values only, so it has no tangent either.
 with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)

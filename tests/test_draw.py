@@ -136,6 +136,24 @@ def test_the_same_object_is_one_box():
     assert len(boxes(figure.axes[0])) == 1
 
 
+def test_names_title_the_picture_and_its_alt_text():
+    y = torch.ones(3, requires_grad=True).exp()
+    d = y.detach()
+    model = draw.diagram(y, d, "y.detach()", names=("y", "d"))
+    assert model.heading == "d = y.detach()"
+    assert (model.source.name, model.result.name) == ("y", "d")
+    assert model.storages[0].users == ("y", "d")
+    words = draw.alt_text(model)
+    assert words.startswith("d = y.detach(): a new object. y: Tensor")
+    assert "Autograd edge from d to y: cut" in words
+    figure = draw.draw(y, d, "y.detach()", names=("y", "d"))
+    texts = [t.get_text() for t in figure.axes[0].texts]
+    assert "d = y.detach()" in texts
+    assert figure.get_suptitle() == words
+    same = draw.diagram(y, y, "y", names=("y", "z"))
+    assert "z is y" in draw.alt_text(same)
+
+
 def test_a_large_storage_lists_no_elements():
     x = torch.zeros(draw.MAX_CELLS + 1)
     model = draw.diagram(x, x.clone())
@@ -245,6 +263,8 @@ def test_drawing_leaves_the_tensors_alone():
         (lambda: draw.diagram([1.0], torch.ones(1)), TypeError, "source must be a torch.Tensor, got list"),
         (lambda: draw.diagram(torch.ones(1), 2), TypeError, "result must be a torch.Tensor, got int"),
         (lambda: draw.diagram(torch.ones(1), torch.ones(1), 3), TypeError, "code must be a str"),
+        (lambda: draw.diagram(torch.ones(1), torch.ones(1), names=("x", "x")), ValueError, "names must be"),
+        (lambda: draw.draw(torch.ones(1), torch.ones(1), names=("x",)), ValueError, "names must be"),
         (lambda: draw.diagrams("clone", "no_grad"), TypeError, "operations must be a list"),
         (lambda: draw.diagrams(["nope"], "no_grad"), ValueError, "unknown operation 'nope'"),
         (lambda: draw.diagrams(["clone"], "nope"), ValueError, "unknown scenario 'nope'"),

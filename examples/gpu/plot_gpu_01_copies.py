@@ -11,6 +11,8 @@ we can ask it directly what ``clone()``, ``detach()``, ``copy.deepcopy`` and
 # This example needs a CUDA device; here is the one it ran on.
 import torch
 
+# sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_01_copies.png"
+
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 device = torch.device("cuda", torch.cuda.current_device())

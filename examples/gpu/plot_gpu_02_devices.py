@@ -11,6 +11,8 @@ in-place change shows up in the original, and the copy stays in the autograd gra
 # This example needs a CUDA device; here is the one it ran on.
 import torch
 
+# sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_02_devices.png"
+
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 torch.cuda.get_device_name()

@@ -12,6 +12,8 @@ makes possible, and the time it saves, measured.
 # This example needs a CUDA device; here is the one it ran on.
 import torch
 
+# sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_03_pinned.png"
+
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 device = torch.device("cuda", torch.cuda.current_device())

@@ -10,6 +10,8 @@ costs. Here we ask the CUDA caching allocator.
 # This example needs a CUDA device; here is the one it ran on.
 import torch
 
+# sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_04_model.png"
+
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 device = torch.device("cuda", torch.cuda.current_device())

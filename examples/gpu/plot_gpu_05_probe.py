@@ -11,6 +11,8 @@ the CPU ones in the :doc:`/reference/matrix`.
 # This example needs a CUDA device; here is the environment it ran in.
 import torch
 
+# sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_05_probe.png"
+
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 import tcdoc

@@ -15,6 +15,8 @@ This example needs a CUDA device, and matplotlib for its figures
 # This page measures a CUDA device, so it stops at once, with a clear message, without one.
 import torch
 
+# sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_cost.png"
+
 if not torch.cuda.is_available():
     raise RuntimeError("plot_gpu_cost.py measures copies on a CUDA device, and this torch sees none")
 torch.cuda.get_device_name()

@@ -75,7 +75,8 @@ class TensorBox:
     Attributes
     ----------
     name
-        ``"x"`` for the source, ``"y"`` for the result.
+        The name the picture gives it: ``"x"`` for the source and ``"y"`` for the result,
+        unless :func:`diagram` was given other ``names``.
     type_name, dtype, shape, strides
         As the tensor reports them (``dtype`` without the ``torch.`` prefix).
     requires_grad, is_leaf, grad_fn
@@ -130,7 +131,8 @@ class StorageBar:
     element_size
         Bytes per element of the tensors drawn on it (the width of one cell).
     users
-        Names of the tensors that use it, ``("x",)``, ``("y",)`` or ``("x", "y")``.
+        Names of the tensors that use it: the source's, the result's, or both (by default
+        ``("x",)``, ``("y",)`` or ``("x", "y")``).
 
     """
 
@@ -182,9 +184,14 @@ class Diagram:
     new_bytes: int
 
     @property
+    def names(self) -> tuple[str, str]:
+        """The names of the source and the result, ``("x", "y")`` unless chosen otherwise."""
+        return self.source.name, self.result.name
+
+    @property
     def heading(self) -> str:
         """The picture's heading, such as ``"y = x.clone()"``."""
-        return f"y = {self.code}" if self.code else "y"
+        return f"{self.result.name} = {self.code}" if self.code else self.result.name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -206,7 +213,12 @@ class Failure:
         return tcdoc.ErrorInfo(self.error_type, self.message)
 
 
-def diagram(source: torch.Tensor, result: torch.Tensor, code: str | None = None) -> Diagram:
+def diagram(
+    source: torch.Tensor,
+    result: torch.Tensor,
+    code: str | None = None,
+    names: tuple[str, str] = ("x", "y"),
+) -> Diagram:
     """Build the model of the picture of ``result = <code applied to> source``.
 
     The sharing, autograd and byte facts come from :func:`tcdoc.compare`; the positions in
@@ -220,8 +232,11 @@ def diagram(source: torch.Tensor, result: torch.Tensor, code: str | None = None)
     result
         What the copy returned, drawn as ``y``.
     code
-        The code that made ``result``, written with ``x``, such as ``"x.clone()"``; it titles
-        the result's box.
+        The code that made ``result``, written with the source's name, such as ``"x.clone()"``;
+        it titles the picture.
+    names
+        What to call the source and the result in the picture and its alt text, such as
+        ``("y", "d")`` for ``d = y.detach()``; two different, non-empty strings.
 
     Returns
     -------
@@ -232,6 +247,8 @@ def diagram(source: torch.Tensor, result: torch.Tensor, code: str | None = None)
     ------
     TypeError
         If ``source`` or ``result`` is not a tensor, or ``code`` is not a string.
+    ValueError
+        If ``names`` is not two different, non-empty strings.
 
     Examples
     --------
@@ -244,17 +261,21 @@ def diagram(source: torch.Tensor, result: torch.Tensor, code: str | None = None)
     >>> base = torch.arange(6.0)
     >>> diagram(base, base[2:]).result.span.offset
     8
+    >>> diagram(base, base[2:], "base[2:]", names=("base", "tail")).heading
+    'tail = base[2:]'
 
     """
     report = tcdoc.compare(source, result)
     own = tcdoc.compare(source, source)  # the source's own metadata, measured the same way
     if code is not None and not isinstance(code, str):
         raise TypeError(f"code must be a str or None, got {type(code).__name__}")
+    _check_names(names)
+    x, y = names
     one_storage = report.new_bytes == 0 and source.device == result.device
     source_bar = StorageBar(
-        source.untyped_storage().nbytes(), source.element_size(), ("x", "y") if one_storage else ("x",)
+        source.untyped_storage().nbytes(), source.element_size(), (x, y) if one_storage else (x,)
     )
-    storages = (source_bar,) if one_storage else (source_bar, _bar(result, "y"))
+    storages = (source_bar,) if one_storage else (source_bar, _bar(result, y))
     edge: Edge
     if not report.new_object:
         edge = "same object"
@@ -264,8 +285,8 @@ def diagram(source: torch.Tensor, result: torch.Tensor, code: str | None = None)
         edge = "cut" if own.requires_grad else "none"
     return Diagram(
         code=code,
-        source=_box(source, "x", own, 0),
-        result=_box(result, "y", report, 0 if one_storage else 1),
+        source=_box(source, x, own, 0),
+        result=_box(result, y, report, 0 if one_storage else 1),
         storages=storages,
         new_object=report.new_object,
         shares_storage=report.shares_storage,
@@ -324,13 +345,13 @@ def alt_text(model: Diagram | Failure) -> str:
     if not isinstance(model, Diagram):
         raise TypeError(f"model must be a Diagram or a Failure, got {type(model).__name__}")
     x, y = model.source, model.result
-    who = "a new object" if model.new_object else "the same object as x"
-    parts = [f"{model.heading}: {who}.", f"x: {', '.join(x.lines())}."]
+    who = "a new object" if model.new_object else f"the same object as {x.name}"
+    parts = [f"{model.heading}: {who}.", f"{x.name}: {', '.join(x.lines())}."]
     if model.new_object:
-        parts.append(f"y: {', '.join(y.lines())}.")
+        parts.append(f"{y.name}: {', '.join(y.lines())}.")
     parts.append(f"Memory: {_memory_words(model)}.")
     parts.append(f"Version counter: {'shared' if model.shares_version_counter else 'separate'}.")
-    parts.append(f"Autograd edge from y to x: {_edge_words(model)}.")
+    parts.append(f"Autograd edge from {y.name} to {x.name}: {_edge_words(model)}.")
     return " ".join(parts)
 
 
@@ -391,17 +412,29 @@ def _memory_words(model: Diagram) -> str:
         shared = "shared" if model.shares_storage else "used by both, with no byte in common"
         return f"one storage of {model.storages[0].nbytes} bytes, {shared}; {reach}; 0 new bytes"
     x_bar, y_bar = model.storages
+    x, y = model.names
     return (
-        f"two storages, x's of {x_bar.nbytes} bytes and y's own of {y_bar.nbytes} bytes; "
+        f"two storages, {x}'s of {x_bar.nbytes} bytes and {y}'s own of {y_bar.nbytes} bytes; "
         f"{reach}; {model.new_bytes} new bytes"
     )
 
 
 def _edge_words(model: Diagram) -> str:
+    x, y = model.names
     if model.edge == "kept":
-        return f"kept, gradients flow back to x through {model.result.grad_fn}"
+        return f"kept, gradients flow back to {x} through {model.result.grad_fn}"
     if model.edge == "none":
-        return "none, x has no autograd history"
+        return f"none, {x} has no autograd history"
     if model.edge == "same object":
-        return "none needed, y is x"
+        return f"none needed, {y} is {x}"
     return "cut"
+
+
+def _check_names(names: object) -> None:
+    if (
+        not isinstance(names, tuple)
+        or len(names) != 2
+        or not all(isinstance(name, str) and name.strip() for name in names)
+        or names[0] == names[1]
+    ):
+        raise ValueError(f"names must be two different, non-empty strings, got {names!r}")

@@ -43,12 +43,13 @@ def draw(
     result: torch.Tensor,
     code: str | None = None,
     ax: Axes | None = None,
+    names: tuple[str, str] = ("x", "y"),
 ) -> Figure:
     """Draw what ``result`` shares with ``source``: boxes, storage, version counter, autograd edge.
 
     Parameters
     ----------
-    source, result, code
+    source, result, code, names
         As for :func:`diagram`.
     ax
         The matplotlib axes to draw on; by default a new figure with one axes.
@@ -62,6 +63,8 @@ def draw(
     ------
     TypeError
         For arguments of the wrong type.
+    ValueError
+        For ``names`` that are not two different, non-empty strings.
 
     Examples
     --------
@@ -71,9 +74,12 @@ def draw(
     >>> figure = draw(x, x.clone(), "x.clone()")
     >>> len(figure.axes)
     1
+    >>> d = x.detach()
+    >>> draw(x, d, "x.detach()", names=("x", "d")).get_suptitle()[:23]
+    'd = x.detach(): a new o'
 
     """
-    model = diagram(source, result, code)
+    model = diagram(source, result, code, names)
     if ax is None:
         return draw_panels([model])
     _check_axes(ax)
@@ -184,11 +190,12 @@ def _render(ax: Axes, model: Diagram, full: int, fontsize: float) -> None:
     _clear(ax)
     _heading(ax, model.heading, fontsize)
     x_box, y_box = (0.05, _WIDTH - 0.05 - _BOX_W) if model.new_object else ((_WIDTH - _BOX_W) / 2,) * 2
+    x, y = model.names
     if model.new_object:
-        _tensor_box(ax, model.source, "x", x_box, fontsize)
-        _tensor_box(ax, model.result, "y", y_box, fontsize)
+        _tensor_box(ax, model.source, "x", x, x_box, fontsize)
+        _tensor_box(ax, model.result, "y", y, y_box, fontsize)
     else:
-        _tensor_box(ax, model.source, "x and y: one object", x_box, fontsize)
+        _tensor_box(ax, model.source, "x", f"{x} and {y}: one object", x_box, fontsize)
     _edge(ax, model, fontsize)
     _version_counters(ax, model, fontsize)
     scale = _BAR_MAX / max(full, 1)
@@ -196,11 +203,18 @@ def _render(ax: Axes, model: Diagram, full: int, fontsize: float) -> None:
         bar = model.storages[0]
         left = (_WIDTH - bar.nbytes * scale) / 2
         spans = [(model.source, x_box)] + ([(model.result, y_box)] if model.new_object else [])
-        _storage_bar(ax, bar, left, scale, spans, model, fontsize)
+        _storage_bar(ax, bar, left, scale, spans, model, fontsize, "center")
     else:
-        _storage_bar(ax, model.storages[0], 0.05, scale, [(model.source, x_box)], model, fontsize)
+        # Each bar's words line up with its outer end, so that a short bar's words stay inside
+        # the panel and clear of the other bar's.
+        _storage_bar(ax, model.storages[0], 0.05, scale, [(model.source, x_box)], model, fontsize, "left")
         right = _WIDTH - 0.05 - model.storages[1].nbytes * scale
-        _storage_bar(ax, model.storages[1], right, scale, [(model.result, y_box)], model, fontsize)
+        _storage_bar(ax, model.storages[1], right, scale, [(model.result, y_box)], model, fontsize, "right")
+
+
+def _role(model: Diagram, box: TensorBox) -> str:
+    """Return ``"x"`` for the source's box and ``"y"`` for the result's: the key of its colours."""
+    return "x" if box is model.source else "y"
 
 
 def _heading(ax: Axes, text: str, fontsize: float) -> None:
@@ -220,7 +234,7 @@ def _heading(ax: Axes, text: str, fontsize: float) -> None:
     )
 
 
-def _tensor_box(ax: Axes, box: TensorBox, title: str, left: float, fontsize: float) -> None:
+def _tensor_box(ax: Axes, box: TensorBox, role: str, title: str, left: float, fontsize: float) -> None:
 
     ax.add_patch(
         FancyBboxPatch(
@@ -228,8 +242,8 @@ def _tensor_box(ax: Axes, box: TensorBox, title: str, left: float, fontsize: flo
             _BOX_W,
             _BOX_TOP - _BOX_BOTTOM,
             boxstyle="round,pad=0,rounding_size=0.15",
-            facecolor=_FILL[box.name],
-            edgecolor=COLOURS[box.name],
+            facecolor=_FILL[role],
+            edgecolor=COLOURS[role],
             linewidth=2.0,
         )
     )
@@ -260,6 +274,7 @@ def _tensor_box(ax: Axes, box: TensorBox, title: str, left: float, fontsize: flo
 
 def _edge(ax: Axes, model: Diagram, fontsize: float) -> None:
     """Draw the autograd edge from y back to x: an arrow when kept, a broken line when cut."""
+    x, y = model.names
     start, end, middle = _WIDTH - 0.05 - _BOX_W, 0.05 + _BOX_W, _WIDTH / 2
     if model.edge == "kept":
         ax.add_patch(
@@ -279,9 +294,9 @@ def _edge(ax: Axes, model: Diagram, fontsize: float) -> None:
         ax.plot(middle, _EDGE_Y, marker="X", markersize=fontsize + 5, color=COLOURS["cut"])
         _label(ax, middle, _EDGE_Y + 0.5, "autograd: cut", fontsize)
     elif model.edge == "none":
-        _label(ax, middle, _EDGE_Y + 0.5, "autograd: x has\nno history", fontsize)
+        _label(ax, middle, _EDGE_Y + 0.5, f"autograd: {x} has\nno history", fontsize)
     else:
-        _label(ax, middle + _BOX_W / 2 + 0.9, _EDGE_Y, "y is x:\nno copy", fontsize)
+        _label(ax, middle + _BOX_W / 2 + 0.9, _EDGE_Y, f"{y} is {x}:\nno copy", fontsize)
 
 
 def _version_counters(ax: Axes, model: Diagram, fontsize: float) -> None:
@@ -324,8 +339,12 @@ def _storage_bar(
     spans: Sequence[tuple[TensorBox, float]],
     model: Diagram,
     fontsize: float,
+    align: str,
 ) -> None:
-    """Draw a bar of ``bar.nbytes`` bytes, each tensor's reach marked in its colour and joined to its box."""
+    """Draw a bar of ``bar.nbytes`` bytes, each tensor's reach marked in its colour and joined to its box.
+
+    Its words go under it, lined up with its left end, centre or right end (``align``).
+    """
     width = max(bar.nbytes * scale, 0.05)
     height = _BAR_TOP - _BAR_BOTTOM
     ax.add_patch(
@@ -349,7 +368,7 @@ def _storage_bar(
                     (left + start * scale, bottom),
                     cell * scale,
                     half,
-                    facecolor=COLOURS[box.name],
+                    facecolor=COLOURS[_role(model, box)],
                     linewidth=0,
                 )
             )
@@ -357,7 +376,7 @@ def _storage_bar(
             "",
             xy=(left + (box.span.offset + box.span.extent / 2) * scale, _BAR_TOP),
             xytext=(box_left + _BOX_W / 2, _BOX_BOTTOM),
-            arrowprops={"arrowstyle": "-|>", "color": COLOURS[box.name], "linewidth": 1.8},
+            arrowprops={"arrowstyle": "-|>", "color": COLOURS[_role(model, box)], "linewidth": 1.8},
         )
     if bar.nbytes // bar.element_size <= MAX_CELLS:
         for k in range(1, bar.nbytes // bar.element_size):
@@ -365,14 +384,15 @@ def _storage_bar(
             ax.plot([x, x], [_BAR_BOTTOM, _BAR_TOP], color=COLOURS["line"], linewidth=0.5)
     reach = "   ".join(f"{box.name}: bytes {box.span.offset}\u2013{box.span.end}" for box, _ in spans)
     if not model.new_object:
-        words = f"storage of x, {bar.nbytes} bytes\n{reach}"
+        words = f"storage of {model.source.name}, {bar.nbytes} bytes\n{reach}"
     elif bar.shared:
         words = f"one storage, {bar.nbytes} bytes, shared\n{reach}"
-    elif bar.users == ("y",):
+    elif bar.users == (model.result.name,):
         words = f"new storage, {model.new_bytes} new bytes\n{reach}"
     else:
-        words = f"storage of x, {bar.nbytes} bytes\n{reach}"
-    _label(ax, left + width / 2, _BAR_BOTTOM - 0.55, words, fontsize)
+        words = f"storage of {model.source.name}, {bar.nbytes} bytes\n{reach}"
+    anchor = {"left": left, "center": left + width / 2, "right": left + width}[align]
+    _label(ax, anchor, _BAR_BOTTOM - 0.55, words, fontsize, align)
 
 
 def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
@@ -395,14 +415,15 @@ def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
     ax.text(0.85, 3.85, textwrap.fill(message, 62), va="top", fontsize=fontsize - 0.5, color=_INK)
 
 
-def _label(ax: Axes, x: float, y: float, text: str, fontsize: float) -> None:
+def _label(ax: Axes, x: float, y: float, text: str, fontsize: float, align: str = "center") -> None:
     """Free-standing words, in a light box of their own so they read on any background."""
     ax.text(
         x,
         y,
         text,
-        ha="center",
+        ha=align,
         va="center",
+        multialignment=align,
         fontsize=fontsize,
         color=_INK,
         linespacing=1.25,

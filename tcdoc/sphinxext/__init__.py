@@ -20,15 +20,22 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - a re-run of every gallery example when tcdoc's own code changed, a build error for an
   executed example whose page shows no output, and a cache for the pages of examples the build
   does not execute, so that a build with nothing to do imports no torch;
-- links from ``torch.*``, standard-library and matplotlib names to their official
-  documentation, resolved offline.
+- links in example code from the methods and attributes of a variable (``x.clone()``) to
+  their documentation, through sphinx-gallery's own linking (see ``_code_links``);
+- for a site built with furo and sphinx-gallery: "view" and "edit" buttons of a gallery page
+  that open its example script (``_source_links``), and with sphinx-sitemap, a sitemap that
+  lists every page after an incremental build too (``_sitemap``);
+- markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
+  thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
+  on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (fact directives and roles), ``_command``, ``_snippets``, ``_diagram``, ``_links``,
-``_gallery_guard`` and ``_gpu``. Sphinx is imported only under this package.
+``_tables`` (fact directives and roles), ``_command``, ``_snippets``, ``_diagram``,
+``_gallery_guard``, ``_gpu``, ``_code_links``, ``_source_links``, ``_sitemap``, ``_a11y`` and
+``_assets``. Sphinx is imported only under this package.
 """
 
 from __future__ import annotations
@@ -38,7 +45,17 @@ from typing import Any
 from sphinx.application import Sphinx
 
 import tcdoc
-from tcdoc.sphinxext import _config, _gallery_guard, _gpu, _links, _tables
+from tcdoc.sphinxext import (
+    _a11y,
+    _assets,
+    _code_links,
+    _config,
+    _gallery_guard,
+    _gpu,
+    _sitemap,
+    _source_links,
+    _tables,
+)
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._snippets import RunDirective, forget_namespace
@@ -47,7 +64,7 @@ __all__ = ["run_command", "setup"]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the settings, directives, roles, offline links and the gallery's guards."""
+    """Register the settings, directives, roles, the gallery's guards and links, and the sitemap's fix."""
     _config.add_config_values(app)
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
@@ -60,8 +77,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("tcdoc-fact", _tables.FactRole())
     app.add_role("tcdoc-env", _tables.EnvRole())
     app.connect("missing-reference", _tables.resolve_operation_link)
-    app.connect("missing-reference", _links.resolve_official)
-    app.connect("missing-reference", _links.resolve_matplotlib)
     app.connect("source-read", forget_namespace)
     app.connect("builder-inited", _gpu.find_gpu_pages)
     app.connect("doctree-read", _gpu.mark_gpu_pages)
@@ -71,4 +86,17 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", _gallery_guard.drop_remote_scripts)
     app.connect("build-finished", _gallery_guard.check_examples_ran)
     app.connect("build-finished", _gallery_guard.record_build, priority=900)
+    # After sphinx-gallery (priority 500) has written each example's candidates for its names.
+    app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)
+    app.connect("html-page-context", _source_links.point_at_example_sources)
+    # Before sphinx-sitemap (priority 500) writes sitemap.xml.
+    app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
+    app.connect("builder-inited", _a11y.add_script)
+    app.connect("doctree-resolved", _a11y.describe_thumbnails)
+    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
+    app.connect("html-page-context", _a11y.level_captions, priority=900)
+    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
+    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
+    app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import functools
+import html
+import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -34,6 +36,7 @@ __all__ = [
     "ScenariosDirective",
     "SummaryDirective",
     "build_matrix",
+    "label_summary_cells",
     "resolve_operation_link",
 ]
 
@@ -136,6 +139,55 @@ def resolve_operation_link(
 
 def _names(argument: str | None) -> list[str]:
     return (argument or "").split()
+
+
+# The HTML that Sphinx writes for a summary table, and for the cells and rows inside it.
+_SUMMARY_TABLE = re.compile(r'<table class="[^"]*\btcdoc-summary\b[^"]*">.*?</table>', re.DOTALL)
+_HEADER_CELL = re.compile(r"<th\b[^>]*>(.*?)</th>", re.DOTALL)
+_ROW = re.compile(r"<tr\b[^>]*>.*?</tr>", re.DOTALL)
+_DATA_CELL = re.compile(r"<td\b([^>]*)>")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def label_summary_cells(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
+    """Give each body cell of a ``tcdoc-summary`` table its column's heading as ``data-label``.
+
+    On a narrow screen the stylesheet (``docs/_static/tcdoc.css``) shows each row as a card and
+    writes each cell's label above its answer, so the table needs no sideways scrolling. A cell
+    that spans several columns (an error) gets no label. Runs at ``html-page-context``.
+
+    >>> table = (
+    ...     '<table class="tcdoc-summary"><thead><tr><th><p>y =</p></th><th>New memory?</th></tr>'
+    ...     "</thead><tbody><tr><td>x.clone()</td><td>yes</td></tr></tbody></table>"
+    ... )
+    >>> context = {"body": table}
+    >>> label_summary_cells(None, "index", "page.html", context, None)
+    >>> print(context["body"].partition("<tbody>")[2])
+    <tr><td data-label="y =">x.clone()</td><td data-label="New memory?">yes</td></tr></tbody></table>
+    """
+    body = context.get("body")
+    if isinstance(body, str) and "tcdoc-summary" in body:
+        context["body"] = _SUMMARY_TABLE.sub(lambda table: _labelled(table.group(0)), body)
+
+
+def _labelled(table: str) -> str:
+    head, tbody, rows = table.partition("<tbody>")
+    labels = [" ".join(html.unescape(_TAG.sub("", cell)).split()) for cell in _HEADER_CELL.findall(head)]
+
+    def label_row(row: re.Match[str]) -> str:
+        column = iter(labels)
+
+        def label_cell(cell: re.Match[str]) -> str:
+            label = next(column, "")
+            if "colspan" in cell.group(1) or not label:
+                return cell.group(0)
+            return f'<td data-label="{html.escape(label, quote=True)}"{cell.group(1)}>'
+
+        return _DATA_CELL.sub(label_cell, row.group(0))
+
+    return head + tbody + _ROW.sub(label_row, rows)
 
 
 class SummaryDirective(SphinxDirective):

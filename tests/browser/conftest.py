@@ -11,12 +11,14 @@ but this machine fails the test, with the page named. Requests that would leave 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -160,6 +162,26 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def site_as_published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve the built HTML below the path it is published at (``TCDOC_URL_PREFIX``, as in conf.py).
+
+    Every page works from any path but the 404 page, whose links start at the site's root path.
+    """
+    prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/").strip("/")
+    root = tmp_path_factory.mktemp("published")
+    (root / prefix).parent.mkdir(parents=True, exist_ok=True)
+    (root / prefix).symlink_to(HTML, target_is_directory=True)
+    yield from _serve(root, f"{prefix}/")
+
+
+@pytest.fixture(scope="session")
+def site_pages() -> list[str]:
+    """Every page of the built site, as site paths: the HTML files outside Sphinx's ``_`` folders."""
+    pages = (p.relative_to(HTML) for p in HTML.rglob("*.html"))
+    return sorted(p.as_posix() for p in pages if not p.parts[0].startswith("_"))
+
+
+@pytest.fixture(scope="session")
 def site_below_a_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve the built HTML under /docs/tcdoc/v1/, as a host that publishes it below a path would."""
     root = tmp_path_factory.mktemp("host")
@@ -243,6 +265,12 @@ def _context(browser: Browser, viewport: dict[str, int], **options: Any) -> Iter
 def page(browser: Browser) -> Iterator[Page]:
     """A desktop-sized tab; at the end of the test, fail on any console error or foreign request."""
     yield from _context(browser, DESKTOP, accept_downloads=True)
+
+
+@pytest.fixture
+def fresh_page(browser: Browser) -> Callable[[], AbstractContextManager[Page]]:
+    """Make desktop tabs, each in a context of its own (an empty cache), watched like ``page``."""
+    return lambda: contextlib.contextmanager(_context)(browser, DESKTOP)
 
 
 @pytest.fixture

@@ -1,2 +1,2 @@
-extensions = ["tcdoc.sphinxext"]
+extensions = ["sphinx.ext.intersphinx", "tcdoc.sphinxext"]
 nitpicky = True

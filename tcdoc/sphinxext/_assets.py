@@ -1,0 +1,127 @@
+"""Load on each page only what the page uses, and its pictures when a reader gets near them.
+
+sphinx-gallery adds its stylesheets and its tag filter to every page of the site, whether or not
+the page shows a gallery, a tag or a rendered output. Each of these files styles or drives one
+kind of markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
+picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
+comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
+to. The stylesheets that the build writes with comments and indentation are written again
+without them (:func:`minify_stylesheets`). ``tests/browser`` measures what the pages weigh.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+__all__ = [
+    "NEEDS",
+    "STYLESHEETS",
+    "drop_unused_assets",
+    "load_images_lazily",
+    "minify_css",
+    "minify_stylesheets",
+]
+
+NEEDS = {
+    "sg-tags.js": "data-sgtags",
+    "sg_gallery.css": "sphx-glr",
+    "sg_gallery-binder.css": "binder-badge",
+    "sg_gallery-dataframe.css": "dataframe",
+    "sg_gallery-rendered-html.css": "rendered_html",
+}
+"""Each of sphinx-gallery's files, by name, and what a page's HTML contains when it needs it."""
+
+
+def drop_unused_assets(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
+    """Leave out of the page the files of :data:`NEEDS` it has no use for (``html-page-context``).
+
+    >>> context = {"body": "<p>No gallery here.</p>", "script_files": ["_static/sg-tags.js"]}
+    >>> drop_unused_assets(None, "glossary", "page.html", context, None)
+    >>> context["script_files"]
+    []
+    """
+    body = context.get("body")
+    if not isinstance(body, str):
+        return
+    for key in ("css_files", "script_files"):
+        files = context.get(key)
+        if isinstance(files, list):
+            context[key] = [asset for asset in files if _used(asset, body)]
+
+
+def _used(asset: object, body: str) -> bool:
+    name = os.path.basename(str(getattr(asset, "filename", asset)))
+    marker = NEEDS.get(name)
+    return marker is None or marker in body
+
+
+# An <img> tag that does not say how it loads.
+_EAGER_IMAGE = re.compile(r"<img\b(?![^>]*\bloading=)")
+
+
+def load_images_lazily(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
+    """Mark every image of the page's body that does not say how it loads as lazy (``html-page-context``).
+
+    >>> context = {"body": '<img src="a.png" alt="A"/><img loading="eager" src="b.png"/>'}
+    >>> load_images_lazily(None, "index", "page.html", context, None)
+    >>> context["body"]
+    '<img loading="lazy" src="a.png" alt="A"/><img loading="eager" src="b.png"/>'
+    """
+    body = context.get("body")
+    if isinstance(body, str):
+        context["body"] = _EAGER_IMAGE.sub('<img loading="lazy"', body)
+
+
+STYLESHEETS = (
+    "pygments.css",
+    "copybutton.css",
+    "sg_gallery.css",
+    "sg_gallery-binder.css",
+    "sg_gallery-dataframe.css",
+    "sg_gallery-rendered-html.css",
+    "tcdoc.css",
+)
+"""The stylesheets under ``_static`` that Sphinx, furo, sphinx-copybutton, sphinx-gallery and
+this site write with comments and indentation (furo's own are minified already)."""
+
+_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_SPACE = re.compile(r"\s+")
+_SPACE_AROUND_PUNCTUATION = re.compile(r" ?([{};]) ?")
+
+
+def minify_css(css: str) -> str:
+    r"""Drop a stylesheet's comments, and the white space that means nothing to a browser.
+
+    White space is kept where it can matter (between words, inside values and strings), as
+    one space.
+
+    >>> minify_css('a > b { color: red; }  /* why */\n\np::before { content: "Out: "; }')
+    'a > b{color: red;}p::before{content: "Out: ";}'
+    """
+    css = _COMMENT.sub("", css)
+    css = _SPACE.sub(" ", css)
+    return _SPACE_AROUND_PUNCTUATION.sub(r"\1", css).strip()
+
+
+def minify_stylesheets(app: Sphinx, exception: BaseException | None) -> None:
+    """Write each of :data:`STYLESHEETS` in the built site again, minified (``build-finished``).
+
+    Runs after furo's own ``build-finished`` handler, which writes ``pygments.css``.
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    for name in STYLESHEETS:
+        path = static / name
+        if path.is_file():
+            path.write_text(minify_css(path.read_text(encoding="utf-8")), encoding="utf-8")

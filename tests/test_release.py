@@ -1,0 +1,70 @@
+"""Releasing tcdoc: one version, and a workflow that checks the files before it publishes them."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+import tcdoc
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11 and newer
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+VERSION = PYPROJECT["project"]["version"]
+WORKFLOW = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8"))
+
+
+def test_the_package_reports_the_version_of_pyproject():
+    assert tcdoc.__version__ == VERSION
+
+
+def test_no_other_file_spells_the_version():
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    allowed = {"pyproject.toml", "CHANGES.md"}  # the one place, and the history of releases
+    spelled = [
+        path
+        for path in tracked
+        if path not in allowed
+        and (ROOT / path).is_file()
+        and not path.endswith((".inv", ".png", ".svg"))
+        and f'"{VERSION}"' in (ROOT / path).read_text(encoding="utf-8", errors="replace")
+    ]
+    assert not spelled, f"{spelled} spell the version {VERSION!r}; read tcdoc.__version__ instead"
+
+
+def test_workflow_publishes_only_version_tags():
+    triggers = WORKFLOW[True]  # YAML reads the key `on` as True
+    assert triggers["push"] == {"tags": ["v*"]}
+    publish = WORKFLOW["jobs"]["publish"]
+    assert "refs/tags/v" in publish["if"]
+    assert "github.event_name == 'push'" in publish["if"]
+
+
+def test_workflow_publishes_through_trusted_publishing_after_the_checks():
+    jobs = WORKFLOW["jobs"]
+    publish = jobs["publish"]
+    assert publish["needs"] == "build"
+    assert publish["permissions"] == {"id-token": "write"}
+    assert publish["environment"]["name"] == "pypi"
+    uses = [step.get("uses", "") for step in publish["steps"]]
+    assert any(u.startswith("pypa/gh-action-pypi-publish@") for u in uses)
+    assert not any("password" in step.get("with", {}) for step in publish["steps"])  # no token
+    runs = [step.get("run", "") for step in jobs["build"]["steps"]]
+    assert "python -m nox -s release-check" in runs
+    assert WORKFLOW["permissions"] == {"contents": "read"}  # the default for every other job
+
+
+def test_workflow_installs_the_cpu_build_of_torch():
+    assert "download.pytorch.org/whl/cpu" in WORKFLOW["env"]["TCDOC_TORCH"]
+
+
+def test_the_sdist_holds_what_its_tests_and_docs_read():
+    include = PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+    for needed in ("tools/", "CHANGES.md", "CONTRIBUTING.md", "docs/", "examples/", "tests/"):
+        assert needed in include

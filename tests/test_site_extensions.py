@@ -1,0 +1,148 @@
+"""The parts of tcdoc.sphinxext that serve the site around the facts: code links, source buttons, sitemap."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from sphinx.application import Sphinx
+
+from tcdoc.sphinxext._code_links import with_attribute_candidates
+from tcdoc.sphinxext._source_links import gallery_source
+
+
+def candidate(module: str, name: str, **extra: object) -> dict[str, object]:
+    return {
+        "module": module,
+        "module_short": module,
+        "name": name,
+        "is_class": False,
+        "is_explicit": False,
+    } | extra
+
+
+def targets(candidates: list[dict[str, object]]) -> list[str]:
+    return [f"{c['module']}.{c['name']}" for c in candidates]
+
+
+# -- Links in example code: the candidates for variable.attribute ------------------------------
+
+TENSOR = candidate("torch", "Tensor")
+
+
+def test_a_method_of_a_variable_gets_its_class_as_first_candidate():
+    found = with_attribute_candidates(
+        {"x": [TENSOR], "x.clone": [candidate("builtins", "builtin_function_or_method")]}
+    )
+    assert targets(found["x.clone"]) == ["torch.Tensor.clone", "builtins.builtin_function_or_method"]
+
+
+def test_an_attribute_beats_the_type_of_its_value():
+    # sphinx-gallery offers bool for y.is_leaf, the type of its value; the attribute's own page comes first.
+    found = with_attribute_candidates({"y": [TENSOR], "y.is_leaf": [candidate("builtins", "bool")]})
+    assert targets(found["y.is_leaf"])[0] == "torch.Tensor.is_leaf"
+
+
+def test_what_sphinx_gallery_found_itself_stays_first():
+    linear = candidate("torch.nn", "Linear", is_class=True)
+    found = with_attribute_candidates({"nn": [candidate("torch", "nn")], "nn.Linear": [linear]})
+    assert found["nn.Linear"][0] == linear
+
+
+def test_a_chain_gets_its_shorter_prefixes():
+    found = with_attribute_candidates({"y": [TENSOR], "y.grad_fn.name": []})
+    assert targets(found["y.grad_fn"]) == ["torch.Tensor.grad_fn"]
+    assert targets(found["y.grad_fn.name"]) == ["torch.Tensor.grad_fn.name"]
+
+
+def test_names_without_a_known_variable_and_explicit_references_are_left_alone():
+    explicit = candidate("tcdoc", "compare", is_explicit=True)
+    names = {"tcdoc.compare": [explicit], "z.clone": [], "tcdoc": [explicit]}
+    assert with_attribute_candidates(names) == names
+
+
+def test_adding_twice_changes_nothing_and_the_input_is_not_changed():
+    names = {"x": [TENSOR], "x.clone": []}
+    once = with_attribute_candidates(names)
+    assert names == {"x": [TENSOR], "x.clone": []}
+    assert with_attribute_candidates(once) == once
+
+
+def test_candidates_must_be_a_dict():
+    with pytest.raises(TypeError, match="names must be a dict of candidate lists, got list"):
+        with_attribute_candidates([])  # type: ignore[arg-type]
+
+
+# -- The source of a gallery page ------------------------------------------------------------
+
+CONF = {"examples_dirs": ["../examples"], "gallery_dirs": ["auto_examples"]}
+
+
+@pytest.fixture
+def srcdir(tmp_path: Path) -> Path:
+    for name in ("examples/plot_a.py", "examples/GALLERY_HEADER.rst", "examples/gpu/plot_b.py",
+                 "examples/gpu/README.txt", "docs/index.md"):  # fmt: skip
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    return tmp_path / "docs"
+
+
+@pytest.mark.parametrize(
+    ("pagename", "source"),
+    [
+        ("auto_examples/plot_a", "../examples/plot_a.py"),
+        ("auto_examples/index", "../examples/GALLERY_HEADER.rst"),
+        ("auto_examples/gpu/plot_b", "../examples/gpu/plot_b.py"),
+        ("auto_examples/gpu/index", "../examples/gpu/README.txt"),
+        ("auto_examples/sg_execution_times", ""),  # generated, no source of its own
+        ("auto_examples/plot_gone", ""),
+        ("sg_execution_times", ""),
+        ("index", None),  # not a gallery page
+    ],
+)
+def test_gallery_pages_come_from_the_example_scripts(srcdir, pagename, source):
+    assert gallery_source(srcdir, CONF, pagename) == source
+
+
+def test_a_single_gallery_may_be_given_as_strings(srcdir):
+    conf = {"examples_dirs": "../examples", "gallery_dirs": "auto_examples"}
+    assert gallery_source(srcdir, conf, "auto_examples/plot_a") == "../examples/plot_a.py"
+
+
+# -- The sitemap after an incremental build --------------------------------------------------
+
+
+def build(docs: Path) -> None:
+    app = Sphinx(
+        docs, docs, docs / "_build", docs / "_doctrees", "html", status=io.StringIO(), warning=io.StringIO()
+    )
+    app.build()
+
+
+def sitemap(docs: Path) -> list[str]:
+    root = ET.parse(docs / "_build" / "sitemap.xml").getroot()
+    namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    return [loc.text or "" for loc in root.findall("s:url/s:loc", namespace)]
+
+
+# sphinx-sitemap reads BuildEnvironment.app, which Sphinx 9 deprecates.
+@pytest.mark.filterwarnings("ignore:.*BuildEnvironment.app")
+def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text(
+        'extensions = ["sphinx_sitemap", "tcdoc.sphinxext"]\n'
+        'html_baseurl = "https://example.org/"\n'
+        'sitemap_url_scheme = "{link}"\n'
+        'sitemap_excludes = ["search.html", "genindex.html"]\n'
+    )
+    (docs / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   b\n   a\n")
+    (docs / "a.rst").write_text("A\n=\n")
+    (docs / "b.rst").write_text("B\n=\n")
+    build(docs)
+    first = sitemap(docs)
+    assert first == [f"https://example.org/{page}.html" for page in ("a", "b", "index")]
+    build(docs)  # nothing changed: Sphinx writes no page again
+    assert sitemap(docs) == first
