@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,14 @@ Facts
    :operations: deepcopy torch_tensor
    :scenarios: leaf_requires_grad non_leaf
 
+.. tcdoc-properties::
+   :operations: deepcopy
+   :scenarios: no_grad parameter
+   :fields: copies_grad copies_attributes
+
 Detach shares storage: :tcdoc-fact:`detach/no_grad/shares_storage`.
 Built with torch :tcdoc-env:`torch`.
+Deepcopy copies .grad: :tcdoc-fact:`deepcopy/no_grad/copies_grad`.
 """
 
 
@@ -73,6 +80,46 @@ def test_roles_show_single_facts(built):
         in html
     )
     assert tcdoc.environment().torch in html
+
+
+def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(built):
+    html, _ = built
+    assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
+    assert '<abbr title="n/a: x has no Python attributes">n/a</abbr>' in html
+    assert (
+        "n/a (does not apply) where copies .grad: x has no .grad; copies attributes: x has no Python" in html
+    )
+    assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
+    assert tcdoc.probe("deepcopy", "parameter").properties.copies_grad is False  # a real "no" stays "no"
+
+
+def build(root: Path, page: str) -> str:
+    """Build a one-page project; return the warnings it printed."""
+    (root / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
+    (root / "index.rst").write_text(page)
+    warnings = io.StringIO()
+    Sphinx(root, root, root / "_b", root / "_d", "html", status=None, warning=warnings).build()
+    return warnings.getvalue()
+
+
+def test_an_error_fact_of_an_operation_that_did_not_raise_is_a_build_error(tmp_path):
+    warnings = build(tmp_path, "X\n=\n\nIt raises :tcdoc-fact:`clone/no_grad/error.type`.\n")
+    assert "clone did not raise on no_grad" in warnings
+
+
+def test_a_cell_not_run_shows_why_on_the_page(tmp_path, monkeypatch):
+    from tcdoc.sphinxext import _tables
+
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    _tables.build_matrix.cache_clear()
+    try:
+        page = "X\n=\n\n.. tcdoc-matrix::\n   :operations: numpy_roundtrip\n   :scenarios: no_grad\n"
+        assert build(tmp_path, page) == ""
+    finally:
+        _tables.build_matrix.cache_clear()
+    html = (tmp_path / "_b" / "index.html").read_text(encoding="utf-8")
+    assert "not run: needs numpy" in html
+    assert "raises" not in html.split('id="matrix-numpy_roundtrip"')[1]
 
 
 def test_command_directive_runs_the_cli():
