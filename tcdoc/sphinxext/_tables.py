@@ -81,8 +81,8 @@ def _na_note(fields: Sequence[str]) -> list[nodes.Node]:
     shown = [field for field in NOT_APPLICABLE if field in fields]
     if not shown:
         return []
-    text = "; ".join(f"{LABELS[field]}: {NOT_APPLICABLE[field]}" for field in shown)
-    note = f"n/a (does not apply) where {text}, so there was nothing to copy."
+    text = "; ".join(f"under “{LABELS[field]}”, {NOT_APPLICABLE[field]}" for field in shown)
+    note = f"“n/a” means there was nothing to copy: {text}."
     return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
 
 
