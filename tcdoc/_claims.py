@@ -218,6 +218,8 @@ class Only:
 
     def claim(self) -> Claim:
         """Return the claim: the filled-in text, and the check that reads the same data."""
+        if "only {ops}" not in self.template.lower():
+            raise ValueError(f"the text {self.template!r} of an Only claim must say 'only {{ops}}'")
         text = _fill(
             self.template,
             ops=_codes(self.ops),

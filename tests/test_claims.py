@@ -141,6 +141,12 @@ def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
     assert verify(detach.claim(), changed).held is False
 
 
+def test_an_only_claim_must_say_only():
+    weaker = Only("x.y", "Of {among}, on {scenarios}, {ops} shares memory", ("detach",), lambda c: True)
+    with pytest.raises(ValueError, match=r"must say 'only \{ops\}'"):
+        weaker.claim()
+
+
 def test_a_template_that_leaves_out_its_condition_is_refused():
     hidden = Only(
         "x.y", "Only {ops} shares memory", ("detach",), lambda c: c.shares_storage, scenarios=("no_grad",)
