@@ -26,8 +26,7 @@ except RuntimeError as error:
 # %%
 # :func:`tcdoc.draw.draw_operations` applies operations to a fresh tensor of this kind
 # (tcdoc's ``non_leaf`` scenario, a leaf that requires gradients times two) and draws what
-# each one gave: the deep copy as the error it raises, next to ``x.detach().clone()``, a copy
-# of the values that works on any tensor.
+# each one gave, a tensor or an error: here ``copy.deepcopy(x)`` beside ``x.detach().clone()``.
 import tcdoc.draw
 
 tcdoc.draw.draw_operations(["deepcopy", "detach_clone"], "non_leaf")

@@ -80,8 +80,8 @@ small_clone = small.clone()
 small_clone.untyped_storage().nbytes(), tcdoc.compare(small, small_clone).new_bytes
 
 # %%
-# :func:`tcdoc.draw.draw_panels` draws the two copies with their storage bars on one scale:
-# the deep copy's new bar is as long as the storage under ``small``, the clone's a sliver.
+# :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
+# so that the length of each new bar compares with the storage under ``small``.
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

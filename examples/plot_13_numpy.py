@@ -84,9 +84,9 @@ shared = torch.as_tensor(c)
 tcdoc.shares_memory(copied, torch.from_numpy(c)), tcdoc.shares_memory(shared, torch.from_numpy(c))
 
 # %%
-# Drawn by :func:`tcdoc.draw.draw_panels` against the array's memory (wrapped by
-# :func:`torch.from_numpy`), ``copied`` has a storage of its own and ``shared`` stands on
-# the array's.
+# :func:`tcdoc.draw.draw_panels` draws ``copied`` and ``shared`` against the array's memory
+# (wrapped by :func:`torch.from_numpy`): a bar for each storage, and the bytes each tensor
+# reaches in it.
 import tcdoc.draw
 
 array = torch.from_numpy(c)

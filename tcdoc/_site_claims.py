@@ -1064,7 +1064,7 @@ LOOK_ALIKES: list[Claim | Only | Every] = [
     Claim(
         "look-alikes.counter-is-the-difference",
         "The shared version counter is what turns a silent wrong answer into an error, which is the reason "
-        "to prefer `detach()`, and {py:func}`torch.no_grad` (whose in-place changes are counted) for "
+        "to prefer `detach()`, and {py:class}`torch.no_grad` (whose in-place changes are counted) for "
         "updating parameters in place",
         _counter_is_the_difference,
     ),

@@ -215,6 +215,9 @@ EXEMPT: dict[str, dict[str, str]] = {
     "docs/explanation/detach.md": {
         "Older releases refused such changes": "history, with its source linked in the sentence",
     },
+    "examples/plot_13_numpy.py": {
+        "tcdoc.draw.draw_panels draws copied and shared": "'shared' names a variable; says what is drawn",
+    },
     "examples/plot_17_multiprocessing.py": {
         "That keeps the example one short file": "about Python's start methods, not torch; sourced below",
     },

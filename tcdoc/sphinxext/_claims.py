@@ -101,19 +101,37 @@ def check_quoted_claims(app: Sphinx, doctree: nodes.document) -> None:
             continue
         if not quoted(claim, text):
             logger.error(
-                "claim %r is not quoted word for word in %s", claim.id, name, location=app.env.docname
+                "claim %r is not quoted word for word in %s",
+                claim.id,
+                name,
+                location=app.env.docname,
+                type="tcdoc",
+                subtype="claim",
             )
             continue
         found = verdict(app.config.tcdoc_device, claim.id)
         if found.held is False:
             logger.error(
-                "claim %r, quoted in %s, is false: %s", claim.id, name, found.detail, location=app.env.docname
+                "claim %r, quoted in %s, is false: %s",
+                claim.id,
+                name,
+                found.detail,
+                location=app.env.docname,
+                type="tcdoc",
+                subtype="claim",
             )
         elif claim.needs_cuda and not app.config.tcdoc_gpu_execute:
             # This build shows the GPU example without running it, and says so on its page.
             logger.info("claim %r, quoted in %s, was not checked: %s", claim.id, name, found.detail)
         elif found.held is None:
-            logger.warning("claim %r, quoted in %s, was not checked: %s", claim.id, name, found.detail)
+            logger.warning(
+                "claim %r, quoted in %s, was not checked: %s",
+                claim.id,
+                name,
+                found.detail,
+                type="tcdoc",
+                subtype="claim",
+            )
 
 
 def _gallery_setting(app: Sphinx, key: str, default: str) -> str:
