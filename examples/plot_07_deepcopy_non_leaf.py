@@ -26,8 +26,7 @@ except RuntimeError as error:
 # %%
 # :func:`tcdoc.draw.draw_operations` applies operations to a fresh tensor of this kind
 # (tcdoc's ``non_leaf`` scenario, a leaf that requires gradients times two) and draws what
-# each one gave: the deep copy as the error it raises, next to ``x.detach().clone()``, a copy
-# of the values that works on any tensor.
+# each one gave, a tensor or an error: here ``copy.deepcopy(x)`` beside ``x.detach().clone()``.
 import tcdoc.draw
 
 tcdoc.draw.draw_operations(["deepcopy", "detach_clone"], "non_leaf")
@@ -99,7 +98,7 @@ type(scaled.initial_norm.grad_fn).__name__, try_deepcopy(scaled)
 # -----------------------
 # :func:`torch.nn.utils.weight_norm` replaces a layer's ``weight`` parameter by two others and
 # stores ``weight``, computed from them, as a plain attribute. Whether this torch still has
-# it, warns about it, and refuses to copy a module that uses it, is printed below.
+# it, whether it warns, and what deepcopy does with a module that uses it, is printed below.
 import warnings
 
 if hasattr(nn.utils, "weight_norm"):
@@ -180,6 +179,6 @@ import tcdoc
 tcdoc.environment()
 
 # %%
-# What deepcopy copies, and why it insists on leaves: :doc:`/explanation/deepcopy`. The
+# More on deepcopy and leaves: :doc:`/explanation/deepcopy`. The
 # copy to make of a single non-leaf tensor, ``z.detach().clone()``, is in
 # :doc:`plot_03_deepcopy`.

@@ -12,7 +12,7 @@ holds.
 # %%
 # One call, several tensors
 # -------------------------
-# A tensor and a view of part of it, copied together in one dictionary.
+# A tensor and a view of part of it, in one dictionary given to one deepcopy call.
 import copy
 
 import torch
@@ -80,8 +80,8 @@ small_clone = small.clone()
 small_clone.untyped_storage().nbytes(), tcdoc.compare(small, small_clone).new_bytes
 
 # %%
-# :func:`tcdoc.draw.draw_panels` draws the two copies with their storage bars on one scale:
-# the deep copy's new bar is as long as the storage under ``small``, the clone's a sliver.
+# :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
+# so that the length of each new bar compares with the storage under ``small``.
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(
@@ -102,6 +102,5 @@ kept["first_ten"].untyped_storage().nbytes()
 tcdoc.environment()
 
 # %%
-# Why deepcopy works this way, and what else it copies: :doc:`/explanation/deepcopy`. A
-# model whose layers share one weight, copied with the same rule:
-# :doc:`plot_11_ema_target_network`.
+# More on deepcopy: :doc:`/explanation/deepcopy`. A model whose layers use one weight
+# twice: :doc:`plot_11_ema_target_network`.

@@ -42,7 +42,7 @@ reports = {tcdoc.get_operation(row.operation).code: row.properties for row in me
 [code for code, report in reports.items() if report is not None and not report.new_object]
 
 # %%
-# Only these make a *new* ``Parameter``:
+# These make a *new* ``Parameter``:
 [
     code
     for code, report in reports.items()
@@ -105,5 +105,5 @@ layer.weight.grad is not None, layer_copy.weight.grad
 tcdoc.environment()
 
 # %%
-# Why ``Parameter`` copies the way it does: :doc:`/explanation/deepcopy`. The same table
-# for every kind of tensor: :doc:`/reference/matrix`.
+# More on ``Parameter`` and deepcopy: :doc:`/explanation/deepcopy`. The same table for
+# every kind of tensor: :doc:`/reference/matrix`.

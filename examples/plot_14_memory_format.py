@@ -79,9 +79,8 @@ wide_deep = copy.deepcopy(wide)
 wide_deep.stride(), tcdoc.compare(wide, wide_deep).new_bytes
 
 # %%
-# :func:`tcdoc.draw.draw_panels` draws the two copies with their storage bars on one scale:
-# the clone's new storage next to the deep copy's, which is the size of the storage under
-# ``wide``.
+# :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
+# so that the length of each new bar compares with the storage under ``wide``.
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

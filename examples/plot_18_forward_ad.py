@@ -53,8 +53,9 @@ with fwAD.dual_level():
 cloned.tangent, doubled.tangent
 
 # %%
-# The same two copies over many points, plotted: the tangent that ``y.clone()`` carries
-# lies on ``cos``, the derivative of ``sin``, and the title says what ``y.detach()`` has.
+# The same two results over many points, plotted against ``cos``, the derivative of ``sin``:
+# the points are the tangent that ``y.clone()`` carries, and the title says what
+# ``y.detach()`` has.
 import matplotlib.pyplot as plt
 
 points = torch.linspace(-3.0, 3.0, 41)

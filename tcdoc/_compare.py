@@ -1,13 +1,21 @@
-"""Inspect what a tensor shares with another: the heart of every fact tcdoc states."""
+"""Inspect what a tensor shares with another: the heart of every fact tcdoc states.
+
+Every field of :class:`Comparison` answers a question about the two tensors. Where a question
+does not apply to the source (there is no ``.grad`` to copy, no Python attribute to keep), the
+field is ``None``: "does not apply" is its own answer, never "no". Such fields are typed
+``bool | None`` and listed, with the reason, in ``tcdoc._names.NOT_APPLICABLE``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import html
 
 import torch
 from torch.autograd.graph import increment_version
 
 from tcdoc._graph import graph_nodes
+from tcdoc._names import NOT_APPLICABLE, not_applicable
 
 __all__ = ["QUESTIONS", "Comparison", "answers", "compare", "shares_memory"]
 
@@ -37,9 +45,11 @@ class Comparison:
     result_type
         The class name of ``result``, such as ``"Tensor"`` or ``"Parameter"``.
     copies_grad
-        ``source`` has a ``.grad`` and ``result`` has its own, separate ``.grad`` with the same values.
+        ``result`` has its own, separate ``.grad`` with the same values as ``source.grad``;
+        ``None`` where ``source`` has no ``.grad``, so there was nothing to copy.
     copies_attributes
-        ``source`` has Python attributes (its ``__dict__``) and ``result`` has the same names.
+        ``result`` has every Python attribute (``__dict__`` entry) that ``source`` has;
+        ``None`` where ``source`` has none, so there was nothing to copy.
     same_strides
         ``result.stride() == source.stride()``.
     same_device
@@ -57,8 +67,8 @@ class Comparison:
     grad_fn: str | None
     gradient_flows_to_source: bool
     result_type: str
-    copies_grad: bool
-    copies_attributes: bool
+    copies_grad: bool | None
+    copies_attributes: bool | None
     same_strides: bool
     same_device: bool
     new_bytes: int
@@ -75,15 +85,23 @@ class Comparison:
 
     def __repr__(self) -> str:
         width = max(len(field.name) for field in dataclasses.fields(self))
-        lines = [f"  {name:<{width}}  {value!r}" for name, value in self.as_dict().items()]
+        lines = [
+            f"  {name:<{width}}  {value!r}{_note(name, value, '  # ')}"
+            for name, value in self.as_dict().items()
+        ]
         return "Comparison(\n" + "\n".join(lines) + "\n)"
 
     def _repr_html_(self) -> str:
         rows = "".join(
-            f"<tr><th>{name}</th><td><code>{value!r}</code></td></tr>"
+            f"<tr><th>{name}</th><td><code>{value!r}</code>{html.escape(_note(name, value, ' '))}</td></tr>"
             for name, value in self.as_dict().items()
         )
         return f'<table class="tcdoc-comparison">{rows}</table>'
+
+
+def _note(name: str, value: object, prefix: str) -> str:
+    """Say why a field is ``None`` where it does not apply; nothing for any other value."""
+    return f"{prefix}{not_applicable(name)}" if value is None and name in NOT_APPLICABLE else ""
 
 
 def compare(source: torch.Tensor, result: torch.Tensor) -> Comparison:
@@ -134,14 +152,8 @@ def compare(source: torch.Tensor, result: torch.Tensor) -> Comparison:
         grad_fn=None if result.grad_fn is None else type(result.grad_fn).__name__,
         gradient_flows_to_source=_gradient_flows(source, result),
         result_type=type(result).__name__,
-        copies_grad=(
-            source_grad is not None
-            and result_grad is not None
-            and result_grad is not source_grad
-            and result_grad.shape == source_grad.shape
-            and bool(torch.equal(result_grad.detach().cpu(), source_grad.detach().cpu()))
-        ),
-        copies_attributes=bool(source_attributes) and source_attributes <= set(vars(result)),
+        copies_grad=None if source_grad is None else _copies_grad(source_grad, result_grad),
+        copies_attributes=None if not source_attributes else source_attributes <= set(vars(result)),
         same_strides=result.stride() == source.stride(),
         same_device=result.device == source.device,
         new_bytes=_new_bytes(source, result),
@@ -178,6 +190,16 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 def _check_tensor(name: str, value: object) -> None:
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+
+
+def _copies_grad(source_grad: torch.Tensor, result_grad: torch.Tensor | None) -> bool:
+    """Tell whether ``result_grad`` is a separate tensor with the values of ``source_grad``."""
+    return (
+        result_grad is not None
+        and result_grad is not source_grad
+        and result_grad.shape == source_grad.shape
+        and bool(torch.equal(result_grad.detach().cpu(), source_grad.detach().cpu()))
+    )
 
 
 def _grad_of(tensor: torch.Tensor) -> torch.Tensor | None:

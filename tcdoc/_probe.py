@@ -1,9 +1,17 @@
-"""Run operations on scenarios and record what happened: reports, errors and warnings."""
+"""Run operations on scenarios and record what happened: reports, errors and warnings.
+
+Each cell of a matrix has one outcome, and its type says which of three things happened: a
+:class:`Comparison` (the operation returned a tensor, and this is what was measured), an
+:class:`ErrorInfo` (torch raised, and this is what it said) or a :class:`NotRun` (the
+environment lacked something the operation needs, such as NumPy, so torch was never asked).
+The environment is not torch: a missing package is never recorded as torch raising.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import importlib
 import platform
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -12,6 +20,7 @@ from typing import Any, TypeVar
 import torch
 
 from tcdoc._compare import Comparison, compare
+from tcdoc._names import NOT_APPLICABLE
 from tcdoc._registry import Operation, Scenario, check_device, cuda_available, get_operation, get_scenario
 from tcdoc._registry import operations as all_operations
 from tcdoc._registry import scenarios as all_scenarios
@@ -22,6 +31,7 @@ __all__ = [
     "Environment",
     "ErrorInfo",
     "Matrix",
+    "NotRun",
     "ProbeResult",
     "WarningInfo",
     "diff",
@@ -30,8 +40,17 @@ __all__ = [
     "probe",
 ]
 
-SCHEMA = 1
-"""Version of the JSON layout written by :meth:`Matrix.to_json`."""
+SCHEMA = 2
+"""Version of the JSON layout written by :meth:`Matrix.to_json`.
+
+Schema 2 writes ``null`` for a field that does not apply (``copies_grad`` where the source has
+no ``.grad``) and adds ``not_run`` to each row. Schema 1 wrote ``false`` both for "no" and for
+"does not apply"; :meth:`Matrix.from_json` still reads it, and :func:`diff` does not report
+such a ``false`` against a ``null`` as a change.
+"""
+
+SCHEMAS = (1, 2)
+"""The JSON layouts :meth:`Matrix.from_json` reads."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +109,23 @@ class ErrorInfo:
 
 
 @dataclasses.dataclass(frozen=True)
+class NotRun:
+    """A cell that was not run, because the environment lacks what the operation needs.
+
+    ``str()`` gives the one wording that tables and the command show.
+
+    >>> import tcdoc
+    >>> str(tcdoc.NotRun("needs numpy"))
+    'not run: needs numpy'
+    """
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"not run: {self.reason}"
+
+
+@dataclasses.dataclass(frozen=True)
 class WarningInfo:
     """A warning an operation emitted."""
 
@@ -104,9 +140,10 @@ class WarningInfo:
 class ProbeResult:
     """What one operation did to one scenario's fresh tensor.
 
-    ``outcome`` is either the measured :class:`Comparison` or the :class:`ErrorInfo` of the
-    exception the operation raised: one field, so a result can never hold both or neither.
-    ``properties`` and ``error`` read it as one or the other.
+    ``outcome`` is the measured :class:`Comparison`, the :class:`ErrorInfo` of the exception
+    the operation raised, or :class:`NotRun` where the environment lacked what the operation
+    needs: one field, so a result is always exactly one of them. ``properties``, ``error`` and
+    ``not_run`` read it as one or the other.
 
     >>> import tcdoc
     >>> result = tcdoc.probe("deepcopy", "non_leaf")
@@ -116,18 +153,23 @@ class ProbeResult:
 
     operation: str
     scenario: str
-    outcome: Comparison | ErrorInfo
+    outcome: Comparison | ErrorInfo | NotRun
     warnings: tuple[WarningInfo, ...] = ()
 
     @property
     def properties(self) -> Comparison | None:
-        """The measured properties, or ``None`` where the operation raised."""
+        """The measured properties, or ``None`` where the operation raised or was not run."""
         return self.outcome if isinstance(self.outcome, Comparison) else None
 
     @property
     def error(self) -> ErrorInfo | None:
-        """The exception the operation raised, or ``None`` where it returned a tensor."""
+        """The exception the operation raised, or ``None`` where it did not raise."""
         return self.outcome if isinstance(self.outcome, ErrorInfo) else None
+
+    @property
+    def not_run(self) -> NotRun | None:
+        """Why the operation was not run, or ``None`` where it was."""
+        return self.outcome if isinstance(self.outcome, NotRun) else None
 
     def to_json(self) -> dict[str, Any]:
         """Return the row as JSON-ready data (see :meth:`Matrix.to_json`)."""
@@ -135,19 +177,26 @@ class ProbeResult:
             "operation": self.operation,
             "scenario": self.scenario,
             "error": None if self.error is None else dataclasses.asdict(self.error),
+            "not_run": None if self.not_run is None else dataclasses.asdict(self.not_run),
             "warnings": [dataclasses.asdict(w) for w in self.warnings],
             "properties": None if self.properties is None else self.properties.as_dict(),
         }
 
     @classmethod
     def from_json(cls, row: Mapping[str, Any]) -> ProbeResult:
-        """Rebuild a row written by :meth:`to_json`; raises ``ValueError`` if it is malformed."""
+        """Rebuild a row written by :meth:`to_json` (schema 1 or 2); ``ValueError`` if malformed."""
         try:
-            properties = row["properties"]
-            error = row["error"]
-            if (properties is None) == (error is None):
-                raise TypeError("a row needs exactly one of 'properties' and 'error'")
-            outcome = ErrorInfo(**error) if properties is None else Comparison(**properties)
+            properties, error, not_run = row["properties"], row["error"], row.get("not_run")
+            given = [value for value in (properties, error, not_run) if value is not None]
+            if len(given) != 1:
+                raise TypeError("a row needs exactly one of 'properties', 'error' and 'not_run'")
+            outcome: Comparison | ErrorInfo | NotRun
+            if properties is not None:
+                outcome = Comparison(**properties)
+            elif error is not None:
+                outcome = ErrorInfo(**error)
+            else:
+                outcome = NotRun(**given[0])
             return cls(
                 operation=str(row["operation"]),
                 scenario=str(row["scenario"]),
@@ -162,7 +211,8 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
     """Build a fresh source tensor for ``scenario``, apply ``operation``, and report.
 
     The operation's own exceptions and warnings are results, not failures: they are
-    recorded with their type and message.
+    recorded with their type and message. An operation whose optional package (its
+    ``needs``) cannot be imported is not run, and the result says so.
 
     Parameters
     ----------
@@ -192,6 +242,9 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
     device = check_device(device)
     if (op.needs_cuda or sc.needs_cuda) and not cuda_available():
         raise ValueError(f"{op.name} on {sc.name} needs CUDA, and this torch has no CUDA device")
+    missing = [name for name in op.needs if not _importable(name)]
+    if missing:
+        return ProbeResult(op.name, sc.name, NotRun(f"needs {', '.join(missing)}"))
     source = sc.build(torch.device(device))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -204,10 +257,16 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
 
 @dataclasses.dataclass(frozen=True)
 class Matrix:
-    """Every operation probed on every scenario, stamped with its environment."""
+    """Every operation probed on every scenario, stamped with its environment.
+
+    ``schema`` is the JSON layout the matrix was read from (:data:`SCHEMA` for one measured
+    here), so that :func:`diff` knows what its values can mean and :meth:`to_json` writes them
+    back in the layout they came in.
+    """
 
     environment: Environment
     rows: tuple[ProbeResult, ...]
+    schema: int = SCHEMA
 
     def get(self, operation: str, scenario: str) -> ProbeResult:
         """Return the row for one operation and scenario; ``KeyError`` if it was not probed."""
@@ -217,40 +276,48 @@ class Matrix:
         raise KeyError(f"no row for operation {operation!r} on scenario {scenario!r}")
 
     def to_json(self) -> dict[str, Any]:
-        """Return JSON-ready data: ``{"schema": 1, "torch", "device", "rows": [...]}``."""
+        """Return JSON-ready data: ``{"schema": 2, "torch", "device", "rows": [...]}``."""
+        rows = [row.to_json() for row in self.rows]
+        if self.schema == 1:  # a schema-1 matrix read from a file goes back in its own layout
+            for row in rows:
+                del row["not_run"]
         return {
-            "schema": SCHEMA,
+            "schema": self.schema,
             "torch": self.environment.torch,
             "device": self.environment.device,
             "device_name": self.environment.device_name,
             "python": self.environment.python,
-            "rows": [row.to_json() for row in self.rows],
+            "rows": rows,
         }
 
     @classmethod
     def from_json(cls, data: object) -> Matrix:
-        """Rebuild a matrix from :meth:`to_json`'s data.
+        """Rebuild a matrix from :meth:`to_json`'s data, of schema 1 or 2.
 
         Raises
         ------
         ValueError
-            If the data is not a matrix of schema 1.
+            If the data is not a matrix of schema 1 or 2.
 
         """
         if not isinstance(data, dict):
             raise ValueError(f"a matrix must be a JSON object, got {type(data).__name__}")
-        if data.get("schema") != SCHEMA:
-            raise ValueError(f"unsupported matrix schema {data.get('schema')!r}; expected {SCHEMA}")
+        schema = data.get("schema")
+        if schema not in SCHEMAS:
+            readable = " or ".join(map(str, SCHEMAS))
+            raise ValueError(f"unsupported matrix schema {schema!r}; this tcdoc reads schema {readable}")
         rows = data.get("rows")
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise ValueError("a matrix needs a list of row objects under 'rows'")
+        if schema == 1 and any(row.get("not_run") is not None for row in rows):
+            raise ValueError("a schema-1 matrix has no 'not_run' rows")
         env = Environment(
             torch=str(data.get("torch", "?")),
             device=str(data.get("device", "?")),
             device_name=str(data.get("device_name", data.get("device", "?"))),
             python=str(data.get("python", "?")),
         )
-        return cls(env, tuple(ProbeResult.from_json(row) for row in rows))
+        return cls(env, tuple(ProbeResult.from_json(row) for row in rows), schema=int(schema))
 
 
 def matrix(
@@ -274,7 +341,13 @@ def matrix(
 
 @dataclasses.dataclass(frozen=True)
 class CellChange:
-    """One cell that differs between two matrices."""
+    """One cell that differs between two matrices.
+
+    ``field`` is a :class:`Comparison` field, ``"warnings"``, ``"error"`` (both raised, with
+    different messages), ``"not_run"`` (both not run, for different reasons), ``"outcome"`` (the
+    cell started or stopped raising, or being run: one change, with ``old`` and ``new`` in
+    words) or ``"row"`` (the cell is in one matrix only).
+    """
 
     operation: str
     scenario: str
@@ -286,10 +359,21 @@ class CellChange:
 def diff(old: Matrix, new: Matrix) -> tuple[CellChange, ...]:
     """List the cells that differ between two matrices (say, from two torch versions).
 
-    A row present in only one matrix is one change with field ``"row"``.
+    A cell that started or stopped raising, or being run, is one change with field
+    ``"outcome"``, not one per property. A row present in only one matrix is one change with
+    field ``"row"``. Against a schema-1 matrix, which wrote ``False`` where a field did not
+    apply, that ``False`` and a ``None`` (n/a) are not reported as a change.
+
+    >>> import dataclasses, tcdoc
+    >>> old = tcdoc.matrix(["deepcopy"], ["non_leaf"])
+    >>> measured = tcdoc.probe("clone", "non_leaf").outcome
+    >>> changed = dataclasses.replace(old.rows[0], outcome=measured)
+    >>> [c.field for c in tcdoc.diff(old, dataclasses.replace(old, rows=(changed,)))]
+    ['outcome']
     """
-    old_rows = {(r.operation, r.scenario): _flatten(r) for r in old.rows}
-    new_rows = {(r.operation, r.scenario): _flatten(r) for r in new.rows}
+    old_rows = {(r.operation, r.scenario): r for r in old.rows}
+    new_rows = {(r.operation, r.scenario): r for r in new.rows}
+    lenient = 1 in (old.schema, new.schema)
     changes: list[CellChange] = []
     for key in [*old_rows, *(k for k in new_rows if k not in old_rows)]:
         before, after = old_rows.get(key), new_rows.get(key)
@@ -298,9 +382,11 @@ def diff(old: Matrix, new: Matrix) -> tuple[CellChange, ...]:
                 CellChange(*key, "row", "present" if before else None, "present" if after else None)
             )
             continue
-        for field in [*before, *(f for f in after if f not in before)]:
-            if before.get(field) != after.get(field):
-                changes.append(CellChange(*key, field, before.get(field), after.get(field)))
+        operation, scenario = key
+        changes.extend(
+            CellChange(operation, scenario, field, was, now)
+            for field, was, now in _cell_changes(before, after, lenient)
+        )
     return tuple(changes)
 
 
@@ -322,11 +408,43 @@ def _select(names: Iterable[str] | None, everything: tuple[T, ...], get: Callabl
     return tuple(get(name) for name in names)
 
 
-def _flatten(row: ProbeResult) -> dict[str, object]:
-    cells: dict[str, object] = {
-        "error": None if row.error is None else str(row.error),
-        "warnings": [str(w) for w in row.warnings],
-    }
-    if row.properties is not None:
-        cells.update(row.properties.as_dict())
-    return cells
+def _importable(name: str) -> bool:
+    """Tell whether the optional package ``name`` can be imported here."""
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+def _describe(outcome: Comparison | ErrorInfo | NotRun) -> str:
+    """Say in words what kind of outcome a cell had: the value of an ``"outcome"`` change."""
+    if isinstance(outcome, Comparison):
+        return "measured"
+    if isinstance(outcome, ErrorInfo):
+        return f"raises {outcome}"
+    return str(outcome)
+
+
+def _cell_changes(before: ProbeResult, after: ProbeResult, lenient: bool) -> list[tuple[str, object, object]]:
+    """List the (field, old, new) changes of one cell; ``lenient`` for a schema-1 side (see :func:`diff`)."""
+    changes: list[tuple[str, object, object]] = []
+    old, new = before.outcome, after.outcome
+    if type(old) is not type(new):
+        changes.append(("outcome", _describe(old), _describe(new)))
+    elif isinstance(old, ErrorInfo) and isinstance(new, ErrorInfo) and old != new:
+        changes.append(("error", str(old), str(new)))
+    elif isinstance(old, NotRun) and isinstance(new, NotRun) and old != new:
+        changes.append(("not_run", old.reason, new.reason))
+    elif isinstance(old, Comparison) and isinstance(new, Comparison):
+        was, now = old.as_dict(), new.as_dict()
+        for field, value in was.items():
+            if value == now[field]:
+                continue
+            if lenient and field in NOT_APPLICABLE and {value, now[field]} == {False, None}:
+                continue  # schema 1 wrote False where the field did not apply
+            changes.append((field, value, now[field]))
+    old_warnings, new_warnings = [str(w) for w in before.warnings], [str(w) for w in after.warnings]
+    if old_warnings != new_warnings:
+        changes.append(("warnings", old_warnings, new_warnings))
+    return changes

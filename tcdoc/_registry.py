@@ -2,6 +2,14 @@
 
 One list feeds the landing table, the matrix page, the ``tcdoc`` command and the tests,
 so a fact is never written down twice.
+
+Adding to it: give each new name to ``tcdoc._names`` too (a test keeps the lists equal). An
+operation that needs an optional package names it in ``needs`` (``needs=("numpy",)``): where
+the package cannot be imported, :func:`tcdoc.probe` records the cell as not run, with that
+reason, instead of reporting the ImportError, or torch's error about the missing package, as
+something torch does. Give a copy something to copy: a scenario whose source has a ``.grad``
+or Python attributes is what lets ``copies_grad`` and ``copies_attributes`` say yes or no;
+elsewhere they are ``None`` (n/a).
 """
 
 from __future__ import annotations
@@ -41,6 +49,9 @@ class Operation:
         Runs the operation on a tensor.
     needs_cuda
         Listed only where CUDA is available.
+    needs
+        Optional packages (module names) the operation cannot run without, such as
+        ``("numpy",)``; where one is missing, the probe records the cell as not run.
 
     """
 
@@ -49,6 +60,7 @@ class Operation:
     summary: str
     apply: Callable[[torch.Tensor], torch.Tensor] = dataclasses.field(repr=False)
     needs_cuda: bool = False
+    needs: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,6 +200,7 @@ _OPERATIONS = (
         "torch.from_numpy(x.detach().numpy())",
         "A trip through a NumPy array.",
         _numpy_roundtrip,
+        needs=("numpy",),
     ),
     Operation(
         "save_load",
@@ -240,6 +253,12 @@ def _parameter(device: torch.device) -> torch.Tensor:
     return x
 
 
+def _parameter_with_attribute(device: torch.device) -> torch.Tensor:
+    x = _parameter(device)
+    x.note = "a Python attribute"  # type: ignore[attr-defined]
+    return x
+
+
 def _strided_view(device: torch.device) -> torch.Tensor:
     return torch.arange(24.0, device=device).reshape(4, 6)[:, ::2]
 
@@ -264,6 +283,11 @@ _SCENARIOS = (
     Scenario("parameter", "An nn.Parameter with .grad filled.", _parameter),
     Scenario("strided_view", "A non-contiguous slice x = base[:, ::2] of a larger tensor.", _strided_view),
     Scenario("channels_last", "A 4-D tensor in channels_last memory format.", _channels_last),
+    Scenario(
+        "parameter_with_attribute",
+        "An nn.Parameter with .grad filled and a Python attribute set.",
+        _parameter_with_attribute,
+    ),
     Scenario("cuda", "A leaf that requires grad, on the CUDA device.", _cuda, needs_cuda=True),
 )
 

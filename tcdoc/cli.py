@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
-from tcdoc._names import SHORT_LABELS
+from tcdoc._names import LABELS, NOT_APPLICABLE, SHORT_LABELS
 
 __all__ = ["main"]
 
@@ -25,15 +26,32 @@ class _UsageError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line and return its exit status."""
+    """Run the command line and return its exit status.
+
+    Output to a pipe that closes early (``tcdoc diff a.json b.json | head``) ends the command
+    quietly, with exit status 1 and no traceback.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
         return result
     except _UsageError as exc:
         print(f"tcdoc {args.command}: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (captured in tests, say)
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,7 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     matrix = commands.add_parser("matrix", help="probe operations on scenarios and print the results")
-    matrix.add_argument("--json", action="store_true", help="print JSON (schema 1) instead of a table")
+    matrix.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON instead of a table (its 'schema' key numbers the layout)",
+    )
     matrix.add_argument("--op", action="append", metavar="NAME", help="an operation (repeatable)")
     matrix.add_argument("--scenario", action="append", metavar="NAME", help="a scenario (repeatable)")
     matrix.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
@@ -80,17 +102,23 @@ def _matrix(args: argparse.Namespace) -> int:
     print(f"# {result.environment}")
     header = ["operation", "scenario", *SHORT_LABELS.values()]
     table = [header]
+    not_applicable: set[str] = set()
     for row in result.rows:
         if isinstance(row.outcome, tcdoc.ErrorInfo):
             cells = [f"raises {row.outcome.type}"]
+        elif isinstance(row.outcome, tcdoc.NotRun):
+            cells = [str(row.outcome)]
         else:
             values = row.outcome.as_dict()
-            cells = [_text(values[field]) for field in SHORT_LABELS]
+            cells = [_text(values[field], field) for field in SHORT_LABELS]
+            not_applicable.update(field for field in NOT_APPLICABLE if values[field] is None)
         table.append([row.operation, row.scenario, *cells])
-    widths = [max(len(line[i]) for line in table if i < len(line)) for i in range(len(header))]
+    # A row that raised or was not run has fewer cells: its message runs on past its column.
+    widths = [max(len(line[i]) for line in table if len(line) == len(header)) for i in range(len(header))]
     for line in table:
-        # An error row has fewer cells than the header: it stops after its message.
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip())
+    for field in sorted(not_applicable, key=list(NOT_APPLICABLE).index):
+        print(f"# n/a under {SHORT_LABELS[field]!r}: {NOT_APPLICABLE[field]}, so there was nothing to copy")
     return 0
 
 
@@ -104,6 +132,8 @@ def _explain(args: argparse.Namespace) -> int:
         print(f"\nOn {scenario.name}: {scenario.summary}")
         if isinstance(row.outcome, tcdoc.ErrorInfo):
             print(f"  raises {row.outcome}")
+        elif isinstance(row.outcome, tcdoc.NotRun):
+            print(f"  {row.outcome}")
         else:
             for key, words in tcdoc.answers(row.outcome).items():
                 print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
@@ -115,12 +145,19 @@ def _explain(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     old, new = _load(args.old), _load(args.new)
     changes = tcdoc.diff(old, new)
-    print(f"# old: torch {old.environment.torch} on {old.environment.device}")
-    print(f"# new: torch {new.environment.torch} on {new.environment.device}")
+    print(f"# old: torch {old.environment.torch} on {old.environment.device} (schema {old.schema})")
+    print(f"# new: torch {new.environment.torch} on {new.environment.device} (schema {new.schema})")
+    if 1 in (old.schema, new.schema):
+        fields = " and ".join(repr(LABELS[field]) for field in NOT_APPLICABLE)
+        print(
+            f"# schema 1 wrote 'no' where {fields} did not apply; "
+            "'no' against 'n/a' there is not counted as a change"
+        )
     if not changes:
         print("no differences")
     for change in changes:
-        print(f"{change.operation} / {change.scenario} / {change.field}: {change.old!r} -> {change.new!r}")
+        where = f"{change.operation} / {change.scenario} / {change.field}"
+        print(f"{where}: {_shown(change.old, change.field)} -> {_shown(change.new, change.field)}")
     return 0
 
 
@@ -161,7 +198,17 @@ def _guard(call: Callable[[], T], prefix: str = "") -> T:
         raise _UsageError(prefix + str(exc)) from exc
 
 
-def _text(value: object) -> str:
+def _text(value: object, field: str = "") -> str:
+    """Write a table cell: yes, no, n/a (for a field that did not apply), or the value."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return "-" if value is None else str(value)
+    if value is None:
+        return "n/a" if field in NOT_APPLICABLE else "-"
+    return str(value)
+
+
+def _shown(value: object, field: str) -> str:
+    """Write a value in a line of ``tcdoc diff``: yes, no, n/a, or the value as Python writes it."""
+    if isinstance(value, bool) or (value is None and field in NOT_APPLICABLE):
+        return _text(value, field)
+    return repr(value)

@@ -25,7 +25,7 @@ def test_matrix_table_names_the_torch_version(capsys):
     status, out, _ = run(capsys, "matrix", "--op", "clone", "--scenario", "no_grad")
     assert status == 0
     assert torch.__version__ in out.splitlines()[0]
-    assert "clone" in out.splitlines()[-1]
+    assert out.splitlines()[2].startswith("clone")
 
 
 def test_matrix_table_shows_errors_in_their_row(capsys):
@@ -38,11 +38,11 @@ def test_matrix_table_shows_errors_in_their_row(capsys):
     assert rows[1].split()[:3] == ["deepcopy", "no_grad", "yes"]
 
 
-def test_matrix_json_follows_schema_1(capsys):
+def test_matrix_json_follows_schema_2(capsys):
     status, out, _ = run(capsys, "matrix", "--json", "--op", "deepcopy", "--scenario", "non_leaf")
     data = json.loads(out)
     assert status == 0
-    assert data["schema"] == 1
+    assert data["schema"] == 2
     assert data["torch"] == torch.__version__
     assert data["device"] == "cpu"
     (row,) = data["rows"]
@@ -97,16 +97,94 @@ def test_diff_reports_a_changed_cell(capsys, tmp_path):
     (tmp_path / "new.json").write_text(json.dumps(data))
     status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
     assert status == 0
-    assert "clone / no_grad / shares_storage: False -> True" in out
+    assert "clone / no_grad / shares_storage: no -> yes" in out
     assert "torch 9.9.9" in out
+
+
+def test_matrix_table_says_n_a_and_why(capsys):
+    status, out, _ = run(capsys, "matrix", "--op", "deepcopy", "--scenario", "no_grad")
+    assert status == 0
+    header, row = out.splitlines()[1:3]
+    assert header.split()[-4:] == [".grad", "attrs", "new", "bytes"]
+    assert row.split()[-3:-1] == ["n/a", "n/a"]
+    assert header.index(".grad") == row.index("n/a")  # under its heading
+    assert "# n/a under '.grad': x has no .grad, so there was nothing to copy" in out
+
+
+def test_matrix_table_and_explain_show_a_cell_not_run(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    _, out, _ = run(capsys, "matrix", "--op", "numpy_roundtrip", "--scenario", "no_grad")
+    assert out.splitlines()[-1].split(maxsplit=2) == ["numpy_roundtrip", "no_grad", "not run: needs numpy"]
+    _, out, _ = run(capsys, "explain", "numpy_roundtrip")
+    assert out.count("not run: needs numpy") == len(__import__("tcdoc").scenarios())
+    assert "raises" not in out
+
+
+def write_matrix(capsys, path, *argv: str) -> dict:
+    _, out, _ = run(capsys, "matrix", "--json", *argv)
+    path.write_text(out)
+    return json.loads(out)
+
+
+def test_diff_reports_a_cell_not_run_in_one_line(capsys, tmp_path, monkeypatch):
+    write_matrix(capsys, tmp_path / "old.json", "--op", "numpy_roundtrip")
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    write_matrix(capsys, tmp_path / "new.json", "--op", "numpy_roundtrip")
+    _, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    changes = out.splitlines()[2:]
+    assert len(changes) == len(__import__("tcdoc").scenarios())
+    assert (
+        changes[0] == "numpy_roundtrip / leaf_requires_grad / outcome: 'measured' -> 'not run: needs numpy'"
+    )
+
+
+def test_diff_reads_schema_1_and_says_what_it_cannot_tell(capsys, tmp_path):
+    data = write_matrix(capsys, tmp_path / "new.json", "--op", "clone")
+    data["schema"] = 1
+    for row in data["rows"]:
+        del row["not_run"]
+        for field in ("copies_grad", "copies_attributes"):
+            if row["properties"][field] is None:
+                row["properties"][field] = False
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    assert status == 0
+    assert "(schema 1)" in out.splitlines()[0]
+    assert "schema 1 wrote 'no' where 'copies .grad' and 'copies attributes' did not apply" in out
+    assert out.splitlines()[-1] == "no differences"
+
+
+def test_diff_into_a_pipe_that_closes_early_exits_quietly(capsys, tmp_path):
+    write_matrix(capsys, tmp_path / "old.json", "--op", "clone")
+    data = json.loads((tmp_path / "old.json").read_text())
+    data["rows"][0]["properties"]["new_object"] = False
+    (tmp_path / "new.json").write_text(json.dumps(data))
+    tcdoc_diff = [
+        sys.executable,
+        "-m",
+        "tcdoc",
+        "diff",
+        str(tmp_path / "old.json"),
+        str(tmp_path / "new.json"),
+    ]
+    # Like `tcdoc diff old.json new.json | head -1`: the reader takes a line and is gone.
+    reader = [sys.executable, "-c", "import sys; print(sys.stdin.readline(), end='')"]
+    with subprocess.Popen(reader, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as head:
+        head.stdin.write("the reader reads one line and exits\n")
+        head.stdin.flush()
+        first_line, _ = head.stdout.read(), head.wait()
+        done = subprocess.run(tcdoc_diff, stdout=head.stdin, stderr=subprocess.PIPE, text=True, check=False)
+    assert first_line == "the reader reads one line and exits\n"
+    assert done.stderr == ""  # no BrokenPipeError, no traceback
+    assert done.returncode == 1
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         ("{not json", "is not valid JSON"),
-        ('{"schema": 7, "rows": []}', "unsupported matrix schema 7; expected 1"),
-        ('{"schema": 1, "rows": [{"operation": "clone"}]}', "malformed matrix row"),
+        ('{"schema": 7, "rows": []}', "unsupported matrix schema 7; this tcdoc reads schema 1 or 2"),
+        ('{"schema": 2, "rows": [{"operation": "clone"}]}', "malformed matrix row"),
         ("[1, 2]", "a matrix must be a JSON object, got list"),
     ],
 )

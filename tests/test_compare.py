@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import typing
 
 import pytest
 import torch
@@ -85,8 +86,31 @@ def test_deepcopy_copies_grad_and_attributes():
     assert report.copies_grad
     assert report.copies_attributes
     clone_report = tcdoc.compare(x, x.clone())
-    assert not clone_report.copies_grad
-    assert not clone_report.copies_attributes
+    assert clone_report.copies_grad is False
+    assert clone_report.copies_attributes is False
+
+
+def test_nothing_to_copy_is_not_applicable_not_no():
+    x = leaf()  # no .grad, no Python attribute
+    for result in (copy.deepcopy(x), x.clone()):
+        report = tcdoc.compare(x, result)
+        assert report.copies_grad is None
+        assert report.copies_attributes is None
+    assert "copies_grad               None  # n/a: x has no .grad" in repr(tcdoc.compare(x, x.clone()))
+    assert "n/a: x has no Python attributes" in tcdoc.compare(x, x.clone())._repr_html_()
+    x.note = "an attribute, still no .grad"
+    report = tcdoc.compare(x, copy.deepcopy(x))
+    assert (report.copies_grad, report.copies_attributes) == (None, True)
+
+
+def test_a_copy_with_other_grad_values_does_not_copy_grad():
+    x = leaf()
+    x.grad = torch.ones(2, 3)
+    y = x.detach().clone().requires_grad_()
+    y.grad = torch.zeros(2, 3)
+    assert tcdoc.compare(x, y).copies_grad is False
+    y.grad = x.grad
+    assert tcdoc.compare(x, y).copies_grad is False  # the same tensor is not a copy
 
 
 def test_same_object_is_reported_as_such():
@@ -234,6 +258,22 @@ def test_every_field_has_one_heading_and_the_short_ones_are_fields():
     fields = list(tcdoc.Comparison.__dataclass_fields__)
     assert list(LABELS) == fields
     assert set(SHORT_LABELS) <= set(fields)
+
+
+def test_the_fields_that_may_not_apply_are_exactly_those_typed_bool_or_none():
+    from tcdoc._names import NOT_APPLICABLE
+
+    hints = typing.get_type_hints(tcdoc.Comparison)
+    nullable = [name for name, hint in hints.items() if hint == (bool | None)]
+    assert nullable == list(NOT_APPLICABLE)
+    assert all(reason.startswith("x has no ") for reason in NOT_APPLICABLE.values())
+
+
+def test_the_torch_free_names_are_the_registry_names():
+    from tcdoc._names import OPERATION_NAMES, SCENARIO_NAMES
+
+    assert tuple(op.name for op in tcdoc.operations(include_unavailable=True)) == OPERATION_NAMES
+    assert tuple(s.name for s in tcdoc.scenarios(include_unavailable=True)) == SCENARIO_NAMES
 
 
 def test_storage_extent_follows_strides_and_offset():

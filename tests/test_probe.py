@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import warnings
 
 import pytest
@@ -46,6 +47,19 @@ def test_every_cell_agrees_with_ground_truth(operation, scenario):
         with torch.no_grad():
             source.add_(0)
         assert report.shares_version_counter == (result._version != version)
+
+    # .grad and attributes: "does not apply" where the source has none; else the result has its own.
+    source_grad = source.grad if source.is_leaf else None
+    if source_grad is None:
+        assert report.copies_grad is None
+    else:
+        result_grad = result.grad if result.is_leaf else None
+        own = result_grad is not None and result_grad.data_ptr() != source_grad.data_ptr()
+        assert report.copies_grad == (own and torch.equal(result_grad, source_grad))
+    if not vars(source):
+        assert report.copies_attributes is None
+    else:
+        assert report.copies_attributes == all(hasattr(result, name) for name in vars(source))
 
     # Memory: write through result and look for the change in source.
     before = source.detach().clone()
@@ -125,7 +139,8 @@ def test_registry_has_every_required_name():
         "cuda", "to_cuda",
     }  # fmt: skip
     required_scenarios = {
-        "leaf_requires_grad", "non_leaf", "no_grad", "parameter", "strided_view", "channels_last", "cuda",
+        "leaf_requires_grad", "non_leaf", "no_grad", "parameter", "strided_view", "channels_last",
+        "parameter_with_attribute", "cuda",
     }  # fmt: skip
     assert required_ops <= {op.name for op in tcdoc.operations(include_unavailable=True)}
     assert required_scenarios <= {s.name for s in tcdoc.scenarios(include_unavailable=True)}
@@ -141,6 +156,10 @@ def test_scenarios_build_what_they_say():
     channels_last = tcdoc.get_scenario("channels_last").build(cpu)
     assert channels_last.is_contiguous(memory_format=torch.channels_last)
     assert isinstance(tcdoc.get_scenario("parameter").build(cpu), torch.nn.Parameter)
+    full = tcdoc.get_scenario("parameter_with_attribute").build(cpu)
+    assert isinstance(full, torch.nn.Parameter)
+    assert full.grad is not None
+    assert vars(full)
 
 
 # -- The matrix, its JSON and diff -----------------------------------------------------------
@@ -159,21 +178,76 @@ def test_json_round_trip():
     m = tcdoc.matrix()
     text = json.dumps(m.to_json())
     data = json.loads(text)
-    assert data["schema"] == 1
+    assert data["schema"] == tcdoc.SCHEMA == 2
     assert set(data) >= {"schema", "torch", "device", "rows"}
-    assert set(data["rows"][0]) == {"operation", "scenario", "error", "warnings", "properties"}
+    assert set(data["rows"][0]) == {"operation", "scenario", "error", "not_run", "warnings", "properties"}
     assert tcdoc.Matrix.from_json(data) == m
+
+
+def test_json_has_null_exactly_where_there_was_nothing_to_copy():
+    data = tcdoc.matrix().to_json()
+    for row in data["rows"]:
+        if row["properties"] is None:
+            continue
+        source = tcdoc.get_scenario(row["scenario"]).build(torch.device("cpu"))
+        has_grad = source.is_leaf and source.grad is not None
+        assert (row["properties"]["copies_grad"] is None) == (not has_grad), row
+        assert (row["properties"]["copies_attributes"] is None) == (not vars(source)), row
+
+
+def schema_1(matrix: tcdoc.Matrix) -> dict:
+    """Write ``matrix`` as tcdoc 0.x did: schema 1, no ``not_run``, False for "does not apply"."""
+    data = matrix.to_json()
+    data["schema"] = 1
+    for row in data["rows"]:
+        del row["not_run"]
+        for field in ("copies_grad", "copies_attributes"):
+            if row["properties"] is not None and row["properties"][field] is None:
+                row["properties"][field] = False
+    return data
+
+
+def test_schema_1_is_read_and_written_back_as_it_was():
+    data = schema_1(tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"]))
+    old = tcdoc.Matrix.from_json(data)
+    assert old.schema == 1
+    assert old.get("clone", "no_grad").properties.copies_grad is False
+    assert old.to_json() == data
+
+
+def test_diff_against_schema_1_does_not_count_no_against_not_applicable():
+    new = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "leaf_requires_grad"])
+    old = tcdoc.Matrix.from_json(schema_1(new))
+    assert tcdoc.diff(old, new) == ()
+    assert tcdoc.diff(new, old) == ()
+    # A real "no" against a real "yes" is still a change.
+    row = old.get("clone", "leaf_requires_grad")
+    copied = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, copies_grad=True))
+    changed = dataclasses.replace(old, rows=tuple(copied if r is row else r for r in old.rows))
+    assert tcdoc.diff(changed, new) == (
+        tcdoc.CellChange("clone", "leaf_requires_grad", "copies_grad", True, False),
+    )
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         ([], "a matrix must be a JSON object, got list"),
-        ({"schema": 2, "rows": []}, "unsupported matrix schema 2; expected 1"),
-        ({"schema": 1}, "a matrix needs a list of row objects"),
-        ({"schema": 1, "rows": [{"operation": "clone"}]}, "malformed matrix row"),
+        ({"schema": 3, "rows": []}, "unsupported matrix schema 3; this tcdoc reads schema 1 or 2"),
+        ({"schema": 2}, "a matrix needs a list of row objects"),
+        ({"schema": 2, "rows": [{"operation": "clone"}]}, "malformed matrix row"),
+        (
+            {"schema": 1, "rows": [{"operation": "a", "scenario": "b", "error": None, "warnings": [],
+                                    "properties": None, "not_run": {"reason": "needs numpy"}}]},
+            "a schema-1 matrix has no 'not_run' rows",
+        ),
+        (
+            {"schema": 2, "rows": [{"operation": "a", "scenario": "b", "error": {"type": "E", "message": "m"},
+                                    "warnings": [], "properties": None, "not_run": {"reason": "r"}}]},
+            "exactly one of 'properties', 'error' and 'not_run'",
+        ),
     ],
-)
+)  # fmt: skip
 def test_from_json_rejects_malformed_data(data, message):
     with pytest.raises(ValueError, match=message):
         tcdoc.Matrix.from_json(data)
@@ -189,3 +263,48 @@ def test_diff_lists_changed_cells_only():
     fewer = dataclasses.replace(old, rows=old.rows[1:])
     (change,) = tcdoc.diff(old, fewer)
     assert (change.operation, change.field, change.old, change.new) == ("clone", "row", "present", None)
+
+
+def replace_outcome(matrix: tcdoc.Matrix, operation: str, scenario: str, outcome) -> tcdoc.Matrix:
+    row = matrix.get(operation, scenario)
+    changed = dataclasses.replace(row, outcome=outcome)
+    return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
+
+
+def test_a_cell_that_starts_or_stops_raising_is_one_change():
+    old = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"])
+    error = tcdoc.ErrorInfo("RuntimeError", "no more clones")
+    new = replace_outcome(old, "clone", "no_grad", error)
+    assert tcdoc.diff(old, new) == (
+        tcdoc.CellChange("clone", "no_grad", "outcome", "measured", "raises RuntimeError: no more clones"),
+    )
+    assert [c.field for c in tcdoc.diff(new, old)] == ["outcome"]
+    reworded = replace_outcome(old, "deepcopy", "non_leaf", tcdoc.ErrorInfo("RuntimeError", "other words"))
+    ((field, new_words),) = [(c.field, c.new) for c in tcdoc.diff(old, reworded)]
+    assert (field, new_words) == ("error", "RuntimeError: other words")
+
+
+def test_a_cell_not_run_is_one_change_not_one_per_field():
+    old = tcdoc.matrix(["numpy_roundtrip"], ["no_grad", "leaf_requires_grad"])
+    new = replace_outcome(old, "numpy_roundtrip", "no_grad", tcdoc.NotRun("needs numpy"))
+    assert tcdoc.diff(old, new) == (
+        tcdoc.CellChange("numpy_roundtrip", "no_grad", "outcome", "measured", "not run: needs numpy"),
+    )
+
+
+def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    row = tcdoc.probe("numpy_roundtrip", "no_grad")
+    assert row.outcome == tcdoc.NotRun("needs numpy")
+    assert (row.properties, row.error, row.warnings) == (None, None, ())
+    assert str(row.not_run) == "not run: needs numpy"
+    data = tcdoc.matrix(["numpy_roundtrip", "clone"], ["no_grad"]).to_json()
+    assert data["rows"][0]["not_run"] == {"reason": "needs numpy"}
+    assert data["rows"][0]["error"] is None
+    assert data["rows"][1]["not_run"] is None
+    assert tcdoc.Matrix.from_json(data).rows[0].not_run == tcdoc.NotRun("needs numpy")
+
+
+def test_operations_that_need_a_package_say_so():
+    needing = {op.name: op.needs for op in tcdoc.operations(include_unavailable=True) if op.needs}
+    assert needing == {"numpy_roundtrip": ("numpy",)}

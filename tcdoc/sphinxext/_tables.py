@@ -3,6 +3,10 @@
 ``tcdoc-summary``, ``tcdoc-matrix``, ``tcdoc-properties`` and ``tcdoc-scenarios``;
 ``{tcdoc-fact}`op/scenario/field``` and ``{tcdoc-env}`torch```. Every value comes from
 :func:`tcdoc.matrix`, probed once per build on ``tcdoc_device``.
+
+A field that did not apply (``None`` in a field of ``tcdoc._names.NOT_APPLICABLE``) shows as
+"n/a", with its reason in the cell's tooltip and in a note under the table; a cell that was
+not run shows "not run: needs numpy"; neither ever shows as "no".
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_refnode
 
 import tcdoc
-from tcdoc._names import LABELS
+from tcdoc._names import LABELS, NOT_APPLICABLE, not_applicable
 
 logger = logging.getLogger(__name__)
 
@@ -56,11 +60,16 @@ def _stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
     return nodes.paragraph(text, text, classes=["tcdoc-stamp"])
 
 
-def _cell(value: object) -> nodes.entry:
+def _cell(value: object, field: str = "") -> nodes.entry:
     entry = nodes.entry()
     if isinstance(value, bool):
         entry += nodes.paragraph(text="yes" if value else "no")
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
+    elif value is None and field in NOT_APPLICABLE:
+        paragraph = nodes.paragraph()
+        paragraph += _not_applicable(field)
+        entry += paragraph
+        entry["classes"].append("tcdoc-na")
     elif isinstance(value, nodes.paragraph):
         entry += value
     elif isinstance(value, nodes.Node):
@@ -72,7 +81,25 @@ def _cell(value: object) -> nodes.entry:
     return entry
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[object]], classes: list[str]) -> nodes.table:
+def _not_applicable(field: str) -> nodes.abbreviation:
+    """Show "n/a", with the reason it does not apply as its tooltip."""
+    return nodes.abbreviation("n/a", "n/a", explanation=not_applicable(field))
+
+
+def _na_note(fields: Sequence[str]) -> list[nodes.Node]:
+    """Say, under a table that shows "n/a", why each such column did not apply."""
+    shown = [field for field in NOT_APPLICABLE if field in fields]
+    if not shown:
+        return []
+    text = "; ".join(f"under “{LABELS[field]}”, {NOT_APPLICABLE[field]}" for field in shown)
+    note = f"“n/a” means there was nothing to copy: {text}."
+    return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
+
+
+def _table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], classes: list[str], fields: Sequence[str] = ()
+) -> nodes.table:
+    """Make a table; ``fields`` names the field of each column, from the first (see :func:`_row`)."""
     table = nodes.table(classes=["tcdoc-table", *classes])
     group = nodes.tgroup(cols=len(header))
     table += group
@@ -80,14 +107,18 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]], classes: lis
     head = nodes.thead()
     head += _row(header)
     body = nodes.tbody()
-    body.extend(_row(row, len(header)) for row in rows)
+    body.extend(_row(row, len(header), fields if len(row) == len(header) else ()) for row in rows)
     group += [head, body]
     return table
 
 
-def _row(cells: Sequence[object], width: int | None = None) -> nodes.row:
-    """Make a table row; a row with fewer cells than ``width`` stretches its last cell."""
-    entries = [_cell(cell) for cell in cells]
+def _row(cells: Sequence[object], width: int | None = None, fields: Sequence[str] = ()) -> nodes.row:
+    """Make a table row; a row with fewer cells than ``width`` stretches its last cell.
+
+    ``fields`` names the field of each cell, from the first, where the cells hold field values.
+    """
+    named = [*fields, *[""] * (len(cells) - len(fields))]
+    entries = [_cell(cell, field) for cell, field in zip(cells, named, strict=True)]
     if width is not None and len(cells) < width:
         entries[-1]["morecols"] = width - len(cells)
     row = nodes.row()
@@ -208,6 +239,8 @@ class SummaryDirective(SphinxDirective):
             result = matrix.get(op.name, scenario.name)
             if isinstance(result.outcome, tcdoc.ErrorInfo):
                 rows.append([_code_link(self.env, op), f"raises {result.outcome}"])
+            elif isinstance(result.outcome, tcdoc.NotRun):
+                rows.append([_code_link(self.env, op), str(result.outcome)])
             else:
                 rows.append([_code_link(self.env, op), *tcdoc.answers(result.outcome).values()])
         caption = f"Source x: {scenario.summary}"
@@ -251,21 +284,30 @@ class MatrixDirective(SphinxDirective):
     def _table(self, results: list[tcdoc.ProbeResult]) -> list[nodes.Node]:
         """One row per property, one column per scenario; errors and warnings listed under it.
 
-        A scenario where the operation raised gets one cell spanning the whole column.
+        A scenario where the operation raised, or was not run, gets one cell spanning the
+        whole column.
         """
         table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
+        shown: set[str] = set()
         for index, (field, label) in enumerate(LABELS.items()):
             row = nodes.row()
             row += _cell(label)
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
-                    row += _cell(result.outcome.as_dict()[field])
+                    value = result.outcome.as_dict()[field]
+                    row += _cell(value, field)
+                    if value is None:
+                        shown.add(field)
                 elif index == 0:
-                    spanning = _cell(f"raises {result.outcome.type} (below)")
+                    if isinstance(result.outcome, tcdoc.ErrorInfo):
+                        spanning = _cell(f"raises {result.outcome.type} (below)")
+                        spanning["classes"].append("tcdoc-raises")
+                    else:
+                        spanning = _cell(str(result.outcome))
+                        spanning["classes"].append("tcdoc-not-run")
                     spanning["morerows"] = len(LABELS) - 1
-                    spanning["classes"].append("tcdoc-raises")
                     row += spanning
             body.append(row)
         # The same message on several scenarios is listed once, with the scenarios that gave it.
@@ -278,7 +320,7 @@ class MatrixDirective(SphinxDirective):
         notes = nodes.bullet_list()
         for text, scenarios in messages.items():
             notes += nodes.list_item("", self._note(", ".join(scenarios), text))
-        return [table, notes] if messages else [table]
+        return [table, *_na_note(sorted(shown)), *([notes] if messages else [])]
 
     @staticmethod
     def _note(scenarios: str, text: str) -> nodes.paragraph:
@@ -313,21 +355,27 @@ class PropertiesDirective(SphinxDirective):
         several = len(scenarios) > 1
         header = ["y =", *(["x"] if several else []), *(LABELS[field] for field in fields)]
         rows: list[list[object]] = []
+        shown: set[str] = set()
         for op in operations:
             for scenario in scenarios:
                 result = matrix.get(op.name, scenario.name)
                 cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
                 if isinstance(result.outcome, tcdoc.ErrorInfo):
                     cells += [f"raises {result.outcome.type}"] * len(fields)
+                elif isinstance(result.outcome, tcdoc.NotRun):
+                    cells += [str(result.outcome)] * len(fields)
                 else:
                     values = result.outcome.as_dict()
                     cells += [values[field] for field in fields]
+                    shown.update(field for field in fields if values[field] is None)
                 rows.append(cells)
         output: list[nodes.Node] = []
         if not several:
             caption = f"Source x: {scenarios[0].summary}"
             output.append(nodes.paragraph(caption, caption))
-        output += [_table(header, rows, ["tcdoc-properties"]), _stamp(matrix)]
+        columns = ["", *([""] if several else []), *fields]  # the field of each column, if any
+        table = _table(header, rows, ["tcdoc-properties"], columns)
+        output += [table, *_na_note(sorted(shown)), _stamp(matrix)]
         return output
 
 
@@ -345,7 +393,13 @@ class ScenariosDirective(SphinxDirective):
 
 
 class FactRole(SphinxRole):
-    """``{tcdoc-fact}`op/scenario/field``: one measured value, shown as code."""
+    """``{tcdoc-fact}`op/scenario/field``: one measured value, shown as code.
+
+    ``field`` is a :class:`tcdoc.Comparison` field, ``error`` or ``error.type`` (a build error
+    where the operation did not raise: the sentence around it says that it does), or
+    ``warning``. A field that did not apply shows as "n/a: x has no .grad" (its reason); a
+    cell that was not run shows why.
+    """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         parts = self.text.split("/")
@@ -357,17 +411,25 @@ class FactRole(SphinxRole):
             result = _matrix(self.env).get(tcdoc.get_operation(operation).name, scenario)
         except (KeyError, ValueError) as exc:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: {exc}")]
-        if field == "error":
-            value: object = None if result.error is None else str(result.error)
-        elif field == "error.type":
-            value = None if result.error is None else result.error.type
-        elif field == "warning":
-            value = "; ".join(map(str, result.warnings)) or None
-        elif result.properties is not None and field in result.properties.as_dict():
-            value = result.properties.as_dict()[field]
-        else:
+        known = field in ("error", "error.type", "warning") or field in LABELS
+        if not known:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: no field {field!r}")]
-        return [nodes.literal(str(value), str(value), classes=["tcdoc-fact"])], []
+        if result.not_run is not None:
+            text = str(result.not_run)
+        elif field in ("error", "error.type"):
+            if result.error is None:
+                message = f"tcdoc-fact {self.text!r}: {operation} did not raise on {scenario}"
+                return [], [self.inliner.reporter.error(message)]
+            text = str(result.error) if field == "error" else result.error.type
+        elif field == "warning":
+            text = "; ".join(map(str, result.warnings)) or "no warning"
+        elif result.properties is None:
+            message = f"tcdoc-fact {self.text!r}: {operation} raised on {scenario}, so it has no {field}"
+            return [], [self.inliner.reporter.error(message)]
+        else:
+            value = result.properties.as_dict()[field]
+            text = not_applicable(field) if value is None and field in NOT_APPLICABLE else str(value)
+        return [nodes.literal(text, text, classes=["tcdoc-fact"])], []
 
 
 class EnvRole(SphinxRole):
