@@ -29,6 +29,8 @@ from sphinx.util.nodes import make_refnode
 
 import tcdoc
 from tcdoc._names import LABELS, NOT_APPLICABLE, not_applicable
+from tcdoc.sphinxext._i18n import generated
+from tcdoc.sphinxext._i18n import translate as _
 
 logger = logging.getLogger(__name__)
 
@@ -56,14 +58,14 @@ def _matrix(env: BuildEnvironment) -> tcdoc.Matrix:
 
 
 def _stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
-    text = f"Measured at build time with {matrix.environment}."
+    text = _("Measured at build time with {environment}.").format(environment=matrix.environment)
     return nodes.paragraph(text, text, classes=["tcdoc-stamp"])
 
 
 def _cell(value: object, field: str = "") -> nodes.entry:
     entry = nodes.entry()
     if isinstance(value, bool):
-        entry += nodes.paragraph(text="yes" if value else "no")
+        entry += nodes.paragraph(text=_("yes") if value else _("no"))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
     elif value is None and field in NOT_APPLICABLE:
         paragraph = nodes.paragraph()
@@ -83,7 +85,7 @@ def _cell(value: object, field: str = "") -> nodes.entry:
 
 def _not_applicable(field: str) -> nodes.abbreviation:
     """Show "n/a", with the reason it does not apply as its tooltip."""
-    return nodes.abbreviation("n/a", "n/a", explanation=not_applicable(field))
+    return nodes.abbreviation(_("n/a"), _("n/a"), explanation=_(not_applicable(field)))
 
 
 def _na_note(fields: Sequence[str]) -> list[nodes.Node]:
@@ -91,9 +93,20 @@ def _na_note(fields: Sequence[str]) -> list[nodes.Node]:
     shown = [field for field in NOT_APPLICABLE if field in fields]
     if not shown:
         return []
-    text = "; ".join(f"under “{LABELS[field]}”, {NOT_APPLICABLE[field]}" for field in shown)
-    note = f"“n/a” means there was nothing to copy: {text}."
+    text = _("; ").join(
+        _("under “{label}”, {reason}").format(label=_(LABELS[field]), reason=_(NOT_APPLICABLE[field]))
+        for field in shown
+    )
+    note = _("“n/a” means there was nothing to copy: {reasons}.").format(reasons=text)
     return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
+
+
+def _not_run(outcome: tcdoc.NotRun) -> str:
+    """Say why a cell was not run, in the build's language (``str(outcome)`` in English)."""
+    packages = outcome.reason.removeprefix("needs ")
+    if packages == outcome.reason:  # a reason of another kind: shown as it is
+        return _("not run: {reason}").format(reason=outcome.reason)
+    return _("not run: needs {packages}").format(packages=packages)
 
 
 def _table(
@@ -238,14 +251,14 @@ class SummaryDirective(SphinxDirective):
             op = tcdoc.get_operation(name)
             result = matrix.get(op.name, scenario.name)
             if isinstance(result.outcome, tcdoc.ErrorInfo):
-                rows.append([_code_link(self.env, op), f"raises {result.outcome}"])
+                rows.append([_code_link(self.env, op), _("raises {error}").format(error=result.outcome)])
             elif isinstance(result.outcome, tcdoc.NotRun):
-                rows.append([_code_link(self.env, op), str(result.outcome)])
+                rows.append([_code_link(self.env, op), _not_run(result.outcome)])
             else:
-                rows.append([_code_link(self.env, op), *tcdoc.answers(result.outcome).values()])
-        caption = f"Source x: {scenario.summary}"
-        table = _table(["y =", *tcdoc.QUESTIONS.values()], rows, ["tcdoc-summary"])
-        return [nodes.paragraph(caption, caption), table, _stamp(matrix)]
+                rows.append([_code_link(self.env, op), *tcdoc.answers(result.outcome, _).values()])
+        caption = _("Source x: {summary}").format(summary=_(scenario.summary))
+        table = _table([_("y ="), *map(_, tcdoc.QUESTIONS.values())], rows, ["tcdoc-summary"])
+        return generated([nodes.paragraph(caption, caption), table, _stamp(matrix)])
 
 
 class MatrixDirective(SphinxDirective):
@@ -268,18 +281,19 @@ class MatrixDirective(SphinxDirective):
             title = nodes.title()
             title += nodes.literal(op.code, op.code)
             section += title
-            section += nodes.paragraph(op.summary, op.summary)
+            section += nodes.paragraph(_(op.summary), _(op.summary))
             docname = self.env.config.tcdoc_operation_docs.get(op.name)
             if docname is not None:
-                see = nodes.paragraph("See ", "See ")
+                before, _code, after = _("See {code} for the page that shows it at work.").partition("{code}")
+                see = nodes.paragraph(before, before)
                 see += _code_link(self.env, op)
-                see += nodes.Text(" for the page that shows it at work.")
+                see += nodes.Text(after)
                 section += see
             section.extend(self._table([matrix.get(op.name, s) for s in scenario_names]))
             output.append(section)
             domain = self.env.domains.standard_domain
             domain.note_hyperlink_target(node_id, self.env.docname, node_id, op.code)
-        return output
+        return generated(output)
 
     def _table(self, results: list[tcdoc.ProbeResult]) -> list[nodes.Node]:
         """One row per property, one column per scenario; errors and warnings listed under it.
@@ -287,13 +301,13 @@ class MatrixDirective(SphinxDirective):
         A scenario where the operation raised, or was not run, gets one cell spanning the
         whole column.
         """
-        table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
+        table = _table([_("property"), *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
         shown: set[str] = set()
         for index, (field, label) in enumerate(LABELS.items()):
             row = nodes.row()
-            row += _cell(label)
+            row += _cell(_(label))
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
                     value = result.outcome.as_dict()[field]
@@ -302,10 +316,10 @@ class MatrixDirective(SphinxDirective):
                         shown.add(field)
                 elif index == 0:
                     if isinstance(result.outcome, tcdoc.ErrorInfo):
-                        spanning = _cell(f"raises {result.outcome.type} (below)")
+                        spanning = _cell(_("raises {type} (below)").format(type=result.outcome.type))
                         spanning["classes"].append("tcdoc-raises")
                     else:
-                        spanning = _cell(str(result.outcome))
+                        spanning = _cell(_not_run(result.outcome))
                         spanning["classes"].append("tcdoc-not-run")
                     spanning["morerows"] = len(LABELS) - 1
                     row += spanning
@@ -314,9 +328,11 @@ class MatrixDirective(SphinxDirective):
         messages: dict[str, list[str]] = {}
         for result in results:
             if result.error is not None:
-                messages.setdefault(f"raises {result.error}", []).append(result.scenario)
+                messages.setdefault(_("raises {error}").format(error=result.error), []).append(
+                    result.scenario
+                )
             for warning in result.warnings:
-                messages.setdefault(f"warns {warning}", []).append(result.scenario)
+                messages.setdefault(_("warns {warning}").format(warning=warning), []).append(result.scenario)
         notes = nodes.bullet_list()
         for text, scenarios in messages.items():
             notes += nodes.list_item("", self._note(", ".join(scenarios), text))
@@ -353,7 +369,7 @@ class PropertiesDirective(SphinxDirective):
         if not operations or unknown:
             raise self.error(f"tcdoc-properties needs :operations: and known :fields:; unknown: {unknown}")
         several = len(scenarios) > 1
-        header = ["y =", *(["x"] if several else []), *(LABELS[field] for field in fields)]
+        header = [_("y ="), *(["x"] if several else []), *(_(LABELS[field]) for field in fields)]
         rows: list[list[object]] = []
         shown: set[str] = set()
         for op in operations:
@@ -361,9 +377,9 @@ class PropertiesDirective(SphinxDirective):
                 result = matrix.get(op.name, scenario.name)
                 cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
                 if isinstance(result.outcome, tcdoc.ErrorInfo):
-                    cells += [f"raises {result.outcome.type}"] * len(fields)
+                    cells += [_("raises {type}").format(type=result.outcome.type)] * len(fields)
                 elif isinstance(result.outcome, tcdoc.NotRun):
-                    cells += [str(result.outcome)] * len(fields)
+                    cells += [_not_run(result.outcome)] * len(fields)
                 else:
                     values = result.outcome.as_dict()
                     cells += [values[field] for field in fields]
@@ -371,12 +387,12 @@ class PropertiesDirective(SphinxDirective):
                 rows.append(cells)
         output: list[nodes.Node] = []
         if not several:
-            caption = f"Source x: {scenarios[0].summary}"
+            caption = _("Source x: {summary}").format(summary=_(scenarios[0].summary))
             output.append(nodes.paragraph(caption, caption))
         columns = ["", *([""] if several else []), *fields]  # the field of each column, if any
         table = _table(header, rows, ["tcdoc-properties"], columns)
         output += [table, *_na_note(sorted(shown)), _stamp(matrix)]
-        return output
+        return generated(output)
 
 
 class ScenariosDirective(SphinxDirective):
@@ -387,9 +403,9 @@ class ScenariosDirective(SphinxDirective):
         for scenario in tcdoc.scenarios():
             paragraph = nodes.paragraph()
             paragraph += nodes.literal(scenario.name, scenario.name)
-            paragraph += nodes.Text(f": {scenario.summary}")
+            paragraph += nodes.Text(_(": {summary}").format(summary=_(scenario.summary)))
             items += nodes.list_item("", paragraph)
-        return [items]
+        return generated([items])
 
 
 class FactRole(SphinxRole):
@@ -415,20 +431,20 @@ class FactRole(SphinxRole):
         if not known:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: no field {field!r}")]
         if result.not_run is not None:
-            text = str(result.not_run)
+            text = _not_run(result.not_run)
         elif field in ("error", "error.type"):
             if result.error is None:
                 message = f"tcdoc-fact {self.text!r}: {operation} did not raise on {scenario}"
                 return [], [self.inliner.reporter.error(message)]
             text = str(result.error) if field == "error" else result.error.type
         elif field == "warning":
-            text = "; ".join(map(str, result.warnings)) or "no warning"
+            text = "; ".join(map(str, result.warnings)) or _("no warning")
         elif result.properties is None:
             message = f"tcdoc-fact {self.text!r}: {operation} raised on {scenario}, so it has no {field}"
             return [], [self.inliner.reporter.error(message)]
         else:
             value = result.properties.as_dict()[field]
-            text = not_applicable(field) if value is None and field in NOT_APPLICABLE else str(value)
+            text = _(not_applicable(field)) if value is None and field in NOT_APPLICABLE else str(value)
         return [nodes.literal(text, text, classes=["tcdoc-fact"])], []
 
 
