@@ -117,7 +117,8 @@ tcdoc.bench.findings(sweep, "reuse")
 # writes it once, so it moves twice the bytes of ``x``; ``x.detach()`` and
 # ``torch.empty_like(x)`` move none and have no line. The dashed line is the copy limit, in a
 # band that spans its spread. A point above the limit is possible: the limit copies a tensor too
-# large for the CPU's caches, while a small tensor may never leave them.
+# large for the CPU's caches, while a small tensor may never leave them. A point far below it is
+# time spent on something other than moving the bytes: on the call itself, or on fresh pages.
 tcdoc.bench.plot_bandwidth(sweep)
 plt.show()
 

@@ -5,6 +5,11 @@ and each round runs every task once, in an order shuffled with a fixed seed: a b
 elsewhere on the machine hits every task alike, and two runs time the tasks in the same order.
 The blocks of a task are merged into one :class:`torch.utils.benchmark.Measurement`, whose
 ``median`` and ``iqr`` are the figures that the results keep.
+
+A block is timed by :class:`timeit.Timer` with the clock of :class:`torch.utils.benchmark.Timer`
+(which runs on it too), called directly: ``Timer.timeit`` would add two warm-up calls to every
+block, tripling the time of a block of one large copy. Instead, a block of several calls starts
+with one untimed call, and a block of one call (which lasts a whole block time) with none.
 """
 
 from __future__ import annotations
