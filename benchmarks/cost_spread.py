@@ -1,6 +1,6 @@
 """Run the cost page's quick sweep three times and print how far apart the runs are.
 
-For each method and size: the three medians (each ``± IQR/2``) and how far apart they are, as
+For each method and size: the three medians (each with its quartiles) and how far apart they are, as
 the largest over the smallest, minus one. Then whether any sentence of the page
 (:func:`tcdoc.bench.findings`) would have changed from one run to another, and which.
 
@@ -71,7 +71,7 @@ def print_spread(sweeps: list[Sweep]) -> None:
                 [
                     tcdoc.bench.format_size(nbytes),
                     costs[0].code,
-                    *(tcdoc.bench.format_duration(c.seconds, c.iqr) for c in costs),
+                    *(tcdoc.bench.format_duration(c.seconds, c.interval) for c in costs),
                     f"{apart[(method, nbytes)]:.0%}",
                 ]
             )
@@ -81,7 +81,7 @@ def print_spread(sweeps: list[Sweep]) -> None:
         [
             tcdoc.bench.format_size(first.limit.nbytes),
             "copy limit",
-            *(tcdoc.bench.format_duration(limit.seconds, limit.iqr) for limit in limits),
+            *(tcdoc.bench.format_duration(limit.seconds, limit.interval) for limit in limits),
             f"{max(seconds) / min(seconds) - 1:.0%}",
         ]
     )

@@ -17,11 +17,12 @@ from this run, and state a difference only where it stands out of the noise.
 # The sweep: eight statements at four sizes. The source is a float32 tensor ``x`` that does not
 # require gradients; ``out`` is a tensor of the same shape, allocated and written before any
 # timing. Each statement at each size is timed in blocks of calls, and each figure below is the
-# median of its blocks, with their interquartile range (IQR), from
-# :class:`torch.utils.benchmark.Measurement`. The blocks are timed in rounds: a round times one
-# block of every statement at every size, in an order shuffled with a fixed seed, so that a
-# burst of other work on the machine slows them all alike. Torch uses one thread, so that no call
-# waits for a second core that is busy with something else.
+# median of its blocks, with their quartiles q1 and q3 (the middle half of the blocks lies
+# between them), as :class:`torch.utils.benchmark.Measurement` computes them. The blocks are
+# timed in rounds: a round times one block of every statement at every size, in an order
+# shuffled with a fixed seed, so that a burst of other work on the machine slows them all alike.
+# Torch uses one thread, so that no call waits for a second core that is busy with something
+# else.
 import tcdoc.bench
 
 sweep = tcdoc.bench.run(
@@ -43,8 +44,8 @@ sweep.limit
 # Time against size
 # -----------------
 # Both axes are logarithmic, so a time that grows in proportion to the size climbs a straight
-# diagonal, and one that does not depend on the size stays flat. Each bar spans the median
-# ± IQR/2 of the blocks, the spread that the tables show.
+# diagonal, and one that does not depend on the size stays flat. Each bar spans the quartiles
+# of the blocks, the spread that the tables show.
 import matplotlib.pyplot as plt
 
 import tcdoc.bench
@@ -125,8 +126,8 @@ plt.show()
 # %%
 # Every measurement
 # -----------------
-# "median ± IQR/2" is the median time of one call over the blocks, and half the interquartile
-# range of the blocks; "allocated" is the new storage of the result; "page faults per call" as
+# "median [q1, q3]" is the median time of one call over the blocks, and their first and third
+# quartiles; "allocated" is the new storage of the result; "page faults per call" as
 # above; "of limit" is the bandwidth as a share of the copy limit.
 sweep
 

@@ -23,8 +23,8 @@ torch.cuda.get_device_name()
 # The sweep: every method at ten sizes. Each method at each size is timed in blocks of calls,
 # with a clock that waits for the device at both ends of a block, as
 # :class:`torch.utils.benchmark.Timer` does; each figure is the median of the blocks, with their
-# interquartile range (IQR), from :class:`torch.utils.benchmark.Measurement`. The blocks are
-# timed in rounds, one block of every method at every size per round, in an order shuffled with a
+# quartiles q1 and q3, as :class:`torch.utils.benchmark.Measurement` computes them. The blocks
+# are timed in rounds, one block of every method at every size per round, in an order shuffled with a
 # fixed seed. ``out`` is a tensor of ``x``'s shape, allocated before the timing. "Allocated" is
 # the growth of :func:`torch.cuda.memory_allocated` while the result is alive.
 import tcdoc.bench
@@ -42,7 +42,7 @@ sweep.limit
 # Time against size
 # -----------------
 # On log-log axes, a flat stretch is a fixed cost per call; a diagonal is a cost that grows
-# with the data.
+# with the data. Each bar spans the quartiles of the blocks.
 import matplotlib.pyplot as plt
 
 import tcdoc.bench

@@ -4,7 +4,8 @@ Each method at each size is a task. Every task is timed in blocks of calls, one 
 and each round runs every task once, in an order shuffled with a fixed seed: a burst of load from
 elsewhere on the machine hits every task alike, and two runs time the tasks in the same order.
 The blocks of a task are merged into one :class:`torch.utils.benchmark.Measurement`, whose
-``median`` and ``iqr`` are the figures that the results keep.
+``median`` and ``iqr`` (and quartiles, computed as it computes them) are the figures that the
+results keep.
 
 A block is timed by :class:`timeit.Timer` with the clock of :class:`torch.utils.benchmark.Timer`
 (which runs on it too), called directly: ``Timer.timeit`` would add two warm-up calls to every
@@ -97,7 +98,7 @@ def run(
         Names from :data:`METHODS`.
     blocks
         How many timed blocks (and rounds): 5 at least. Each reported time is the median of the
-        blocks, with their interquartile range.
+        blocks, with their quartiles and interquartile range.
     seed
         Seeds the shuffling of each round, so that two runs time the tasks in the same order.
     threads
@@ -164,11 +165,6 @@ class _Task:
     faults: int | None  # minor page faults over the timed calls; None where they are not counted
     measurements: list[torch.utils.benchmark.Measurement] = dataclasses.field(default_factory=list)
     calls: int = 0
-
-    def merged(self) -> torch.utils.benchmark.Measurement:
-        """All the blocks as one Measurement: each block's time per call is one of its times."""
-        (merged,) = torch.utils.benchmark.Measurement.merge(self.measurements)
-        return merged
 
 
 def _tasks(
@@ -253,27 +249,31 @@ def _time_in_rounds(tasks: list[_Task], rounds: int, seed: int) -> None:
 
 
 def _copy_limit(task: _Task) -> CopyLimit:
-    measured = task.merged()
+    median, iqr, q1, q3, blocks = _summary(task)
     return CopyLimit(
         nbytes=task.nbytes,
-        seconds=measured.median,
-        iqr=measured.iqr,
-        blocks=len(measured.times),
-        bandwidth=2 * task.nbytes / measured.median,
+        seconds=median,
+        iqr=iqr,
+        q1=q1,
+        q3=q3,
+        blocks=blocks,
+        bandwidth=2 * task.nbytes / median,
     )
 
 
 def _cost(task: _Task, limit: CopyLimit) -> Cost:
-    measured = task.merged()
+    median, iqr, q1, q3, blocks = _summary(task)
     moved = 2 * task.nbytes if copies_data(task.method) else 0
-    bandwidth = moved / measured.median
+    bandwidth = moved / median
     return Cost(
         method=task.method,
         code=code_of(task.method),
         nbytes=task.nbytes,
-        seconds=measured.median,
-        iqr=measured.iqr,
-        blocks=len(measured.times),
+        seconds=median,
+        iqr=iqr,
+        q1=q1,
+        q3=q3,
+        blocks=blocks,
         calls=task.calls,
         bytes_allocated=task.allocated,
         bytes_moved=moved,
@@ -281,6 +281,19 @@ def _cost(task: _Task, limit: CopyLimit) -> Cost:
         bandwidth=bandwidth,
         fraction_of_limit=bandwidth / limit.bandwidth,
     )
+
+
+def _summary(task: _Task) -> tuple[float, float, float, float, int]:
+    """Return the median, IQR, quartiles and number of a task's blocks.
+
+    The median and the IQR are :class:`torch.utils.benchmark.Measurement`'s. It keeps the
+    quartiles to itself, so they are computed as it computes them (:func:`torch.quantile` of the
+    times in float64), and ``q3 - q1`` is its IQR.
+    """
+    (measured,) = torch.utils.benchmark.Measurement.merge(task.measurements)
+    times = torch.tensor(sorted(measured.times), dtype=torch.float64)
+    q1, q3 = (times.quantile(q).item() for q in (0.25, 0.75))
+    return measured.median, measured.iqr, q1, q3, len(measured.times)
 
 
 def _bytes_allocated(code: str, names: dict[str, Any], device: str) -> int:

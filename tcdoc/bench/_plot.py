@@ -2,7 +2,8 @@
 
 The only module of :mod:`tcdoc.bench` that imports matplotlib (``pip install tcdoc[plot]``);
 ``tcdoc.bench.plot_time`` and ``tcdoc.bench.plot_bandwidth`` load it on first use. Each point is
-a median, and its bar spans ``median ± IQR/2``, the spread that the tables show.
+a median, and its bar spans the quartiles ``[q1, q3]`` of the blocks, the spread that the tables
+show.
 
 >>> import tcdoc.bench
 >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["clone"], min_run_time=0.001, blocks=5)
@@ -15,7 +16,6 @@ a median, and its bar spans ``median ± IQR/2``, the spread that the tables show
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 import matplotlib.pyplot as plt
@@ -28,7 +28,7 @@ __all__ = ["plot_bandwidth", "plot_time"]
 
 
 def plot_time(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | None = None) -> Axes:
-    """Draw each method's median time against the source size, on log-log axes, with its spread.
+    """Draw each method's median time against the source size, on log-log axes, with its quartiles.
 
     Parameters
     ----------
@@ -46,12 +46,10 @@ def plot_time(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | Non
 
     """
     ax = _axes(sweep, ax)
-    ends = []
     for method in _methods(sweep, methods):
         costs = sweep.of(method)
-        ends += _errorbar(ax, costs, [c.seconds for c in costs], [c.interval for c in costs], method)
-    _fit(ax, ends)
-    ax.set_ylabel("time per call (s): median, bar ± IQR/2")
+        _errorbar(ax, costs, [c.seconds for c in costs], [c.interval for c in costs], method)
+    ax.set_ylabel("time per call (s): median, bar [q1, q3]")
     ax.set_title(f"Time of one call ({_where(sweep)})")
     ax.legend(fontsize="small")
     return ax
@@ -80,15 +78,13 @@ def plot_bandwidth(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] 
     """
     ax = _axes(sweep, ax)
     limit = sweep.limit
-    ends = [limit.bandwidth / 1e9]
     for method in _methods(sweep, methods):
         costs = [c for c in sweep.of(method) if c.bytes_moved > 0]
         if costs:
             gigabytes = [(low / 1e9, high / 1e9) for low, high in (c.bandwidth_interval for c in costs)]
-            ends += _errorbar(ax, costs, [c.bandwidth / 1e9 for c in costs], gigabytes, method)
-    _fit(ax, ends)
+            _errorbar(ax, costs, [c.bandwidth / 1e9 for c in costs], gigabytes, method)
     low, high = limit.bandwidth_interval
-    ax.axhspan(low / 1e9, min(high, 10 * limit.bandwidth) / 1e9, color="black", alpha=0.1, linewidth=0)
+    ax.axhspan(low / 1e9, high / 1e9, color="black", alpha=0.1, linewidth=0)
     ax.axhline(
         limit.bandwidth / 1e9,
         color="black",
@@ -107,19 +103,10 @@ def _errorbar(
     values: Sequence[float],
     spans: Sequence[tuple[float, float]],
     method: str,
-) -> list[float]:
-    """Draw a method's medians with bars over their spreads; return the values and the ends drawn.
-
-    A spread that reaches zero (or, for a bandwidth, infinity) has no end on a log axis: its bar
-    runs off the axes, whose limits :func:`_fit` sets from the ends that exist.
-    """
-    below = [
-        value - low if low > 0 else value * (1 - 1e-6) for value, (low, _) in zip(values, spans, strict=True)
-    ]
-    above = [
-        high - value if math.isfinite(high) else 1e6 * value
-        for value, (_, high) in zip(values, spans, strict=True)
-    ]
+) -> None:
+    """Draw a method's medians, each with a bar over its spread (``spans``: low and high ends)."""
+    below = [value - low for value, (low, _) in zip(values, spans, strict=True)]
+    above = [high - value for value, (_, high) in zip(values, spans, strict=True)]
     ax.errorbar(
         [c.nbytes for c in costs],
         values,
@@ -129,17 +116,6 @@ def _errorbar(
         color=_color(method),
         label=costs[0].code,
     )
-    return [
-        *values,
-        *(low for low, _ in spans if low > 0),
-        *(high for _, high in spans if math.isfinite(high)),
-    ]
-
-
-def _fit(ax: Axes, ends: list[float]) -> None:
-    """Set the y limits around the medians and the spreads' ends that exist."""
-    if ends:
-        ax.set_ylim(min(ends) / 1.5, max(ends) * 1.5)
 
 
 def _where(sweep: Sweep) -> str:

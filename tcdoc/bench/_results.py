@@ -1,9 +1,10 @@
 """What a sweep measured, as plain immutable results: costs, the copy limit, the machine, the sweep.
 
 Nothing here measures; :mod:`tcdoc.bench._measure` does. Sizes are in bytes, times in seconds.
-Each time is the median of several timed blocks, with their interquartile range (IQR) beside it,
-both from :class:`torch.utils.benchmark.Measurement`; a time is shown as ``median ± IQR/2``, and
-that interval is what :func:`tcdoc.bench.findings` compares.
+Each time is the median of several timed blocks, with their quartiles ``q1`` and ``q3`` (the
+middle half of the blocks lies between them) and their interquartile range ``iqr = q3 - q1``, as
+:class:`torch.utils.benchmark.Measurement` computes them. A time is shown as
+``median [q1, q3]``, and that spread is what :func:`tcdoc.bench.findings` compares.
 """
 
 from __future__ import annotations
@@ -203,9 +204,11 @@ class CopyLimit:
     seconds
         Median time of one copy over the blocks, in seconds.
     iqr
-        Interquartile range of the blocks' times, in seconds.
+        Interquartile range of the blocks' times, ``q3 - q1``, in seconds.
+    q1, q3
+        The first and third quartiles of the blocks' times, in seconds.
     blocks
-        How many timed blocks the median and the IQR are taken over.
+        How many timed blocks the median and the quartiles are taken over.
     bandwidth
         Bytes read plus bytes written per second, at the median: ``2 * nbytes / seconds``.
 
@@ -214,6 +217,8 @@ class CopyLimit:
     nbytes: int
     seconds: float
     iqr: float
+    q1: float
+    q3: float
     blocks: int
     bandwidth: float
 
@@ -221,25 +226,26 @@ class CopyLimit:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """``(median - iqr / 2, median + iqr / 2)``: the spread that the tables show, in seconds."""
-        return _interval(self.seconds, self.iqr)
+        """``(q1, q3)``: the spread that the tables show, in seconds."""
+        return self.q1, self.q3
 
     @property
     def bandwidth_interval(self) -> tuple[float, float]:
-        """The bandwidths at the two ends of :attr:`interval` (the lower one first), in bytes per second."""
-        return _bandwidth_interval(2 * self.nbytes, self.seconds, self.iqr)
+        """The bandwidths at ``q3`` and at ``q1`` (the lower one first), in bytes per second."""
+        return 2 * self.nbytes / self.q3, 2 * self.nbytes / self.q1
 
     def __str__(self) -> str:
         return (
             f"copy limit {self.bandwidth / 1e9:.2f} GB/s ({self.code} of {format_size(self.nbytes)} "
-            f"into memory already allocated: {format_duration(self.seconds, self.iqr)}, {self.blocks} blocks)"
+            f"into memory already allocated: {format_duration(self.seconds, self.interval)}, "
+            f"{self.blocks} blocks)"
         )
 
     def __repr__(self) -> str:
         return (
             f"CopyLimit({self.bandwidth / 1e9:.2f} GB/s: {self.code} of {format_size(self.nbytes)} into "
             f"memory already allocated, reading and writing {format_size(2 * self.nbytes)} in "
-            f"{format_duration(self.seconds, self.iqr)} (median ± IQR/2 of {self.blocks} blocks))"
+            f"{format_duration(self.seconds, self.interval)} (median [q1, q3] of {self.blocks} blocks))"
         )
 
 
@@ -256,12 +262,14 @@ class Cost:
     nbytes
         Bytes of the source tensor ``x``.
     seconds
-        Median time of one call over the blocks, in seconds.
+        Median time of one call over the blocks, in seconds (each block's time is the time of
+        one call, averaged over the block).
     iqr
-        Interquartile range of the blocks' times (each the time of one call, averaged over the
-        block), in seconds.
+        Interquartile range of the blocks' times, ``q3 - q1``, in seconds.
+    q1, q3
+        The first and third quartiles of the blocks' times, in seconds.
     blocks
-        How many timed blocks the median and the IQR are taken over.
+        How many timed blocks the median and the quartiles are taken over.
     calls
         How many calls were timed, over all the blocks.
     bytes_allocated
@@ -287,6 +295,8 @@ class Cost:
     nbytes: int
     seconds: float
     iqr: float
+    q1: float
+    q3: float
     blocks: int
     calls: int
     bytes_allocated: int
@@ -297,19 +307,19 @@ class Cost:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """``(median - iqr / 2, median + iqr / 2)``: the spread that the tables show, in seconds."""
-        return _interval(self.seconds, self.iqr)
+        """``(q1, q3)``: the spread that the tables show, in seconds."""
+        return self.q1, self.q3
 
     @property
     def bandwidth_interval(self) -> tuple[float, float]:
-        """The bandwidths at the two ends of :attr:`interval` (the lower one first), in bytes per second."""
-        return _bandwidth_interval(self.bytes_moved, self.seconds, self.iqr)
+        """The bandwidths at ``q3`` and at ``q1`` (the lower one first), in bytes per second."""
+        return self.bytes_moved / self.q3, self.bytes_moved / self.q1
 
 
 _COLUMNS = (
     "size",
     "method",
-    "median ± IQR/2",
+    "median [q1, q3]",
     "blocks",
     "allocated",
     "page faults per call",
@@ -487,7 +497,7 @@ class Sweep:
             (
                 format_size(c.nbytes),
                 c.code,
-                format_duration(c.seconds, c.iqr),
+                format_duration(c.seconds, c.interval),
                 str(c.blocks),
                 format_size(c.bytes_allocated),
                 "n/a" if c.page_faults is None else f"{c.page_faults:,.0f}",
@@ -549,7 +559,7 @@ class Table:
 
 
 def overlap(a: Cost | CopyLimit, b: Cost | CopyLimit) -> bool:
-    """Say whether two times' spreads (``median ± IQR/2``) overlap: then neither is beyond the other's noise.
+    """Say whether two times' spreads (``[q1, q3]``) overlap: then neither is beyond the other's noise.
 
     >>> import tcdoc.bench
     >>> sweep = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=0.001, blocks=5)
@@ -579,44 +589,37 @@ def format_size(nbytes: int) -> str:
     return f"{nbytes} B"
 
 
-def format_duration(seconds: float, iqr: float | None = None) -> str:
+def format_duration(seconds: float, spread: tuple[float, float] | None = None) -> str:
     """Write a time in seconds with a unit that keeps it readable, to three digits.
 
-    With ``iqr``, add half of it, in the same unit, to two digits: ``median ± IQR/2``.
+    With ``spread``, a ``(low, high)`` pair such as the quartiles, add it in brackets, in the
+    same unit: ``median [q1, q3]``.
 
     >>> import tcdoc.bench
     >>> tcdoc.bench.format_duration(0.0000123)
     '12.3 µs'
-    >>> tcdoc.bench.format_duration(0.0213, iqr=0.0024)
-    '21.3 ms ± 1.2'
+    >>> tcdoc.bench.format_duration(0.0213, spread=(0.0199, 0.0236))
+    '21.3 ms [19.9, 23.6]'
     """
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if seconds >= scale or unit == "ns":
-            text = f"{seconds / scale:.3g} {unit}"
-            return text if iqr is None else f"{text} ± {_two_digits(iqr / 2 / scale)}"
+            text = f"{_three_digits(seconds / scale)} {unit}"
+            if spread is None:
+                return text
+            low, high = spread
+            return f"{text} [{_three_digits(low / scale)}, {_three_digits(high / scale)}]"
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 # -- Helpers ---------------------------------------------------------------------------------
 
 
-def _interval(seconds: float, iqr: float) -> tuple[float, float]:
-    return seconds - iqr / 2, seconds + iqr / 2
-
-
-def _bandwidth_interval(moved: int, seconds: float, iqr: float) -> tuple[float, float]:
-    low, high = _interval(seconds, iqr)
-    return moved / high, (moved / low if low > 0 else math.inf)
-
-
-def _two_digits(value: float) -> str:
-    """Write a non-negative number to two significant digits, without an exponent."""
-    if value >= 10:
+def _three_digits(value: float) -> str:
+    """Write a number to three significant digits and no exponent (``1454``, not ``1.45e+03``)."""
+    if value >= 100 or value <= 0:
         return f"{value:.0f}"
-    if value <= 0:
-        return "0"
-    decimals = max(1, 1 - math.floor(math.log10(value)))
-    return f"{value:.{decimals}f}"
+    decimals = 2 - math.floor(math.log10(value))  # 1 or more below 100, so the text has a point
+    return f"{value:.{decimals}f}".rstrip("0").rstrip(".")
 
 
 def _text_table(rows: list[tuple[str, ...]]) -> str:
