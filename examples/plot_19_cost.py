@@ -74,8 +74,8 @@ tcdoc.bench.findings(sweep, "same work")
 # Where the time of a large copy goes
 # -----------------------------------
 # A copy does two things: it gets memory for its result, and writes the values into it. Four
-# statements take the two apart. ``torch.empty_like(x)`` only asks for the memory.
-# ``torch.empty_like(x).copy_(x)`` asks for it and writes it, as ``x.clone()`` does.
+# statements take the two apart: ``torch.empty_like(x)`` asks for the memory and writes no
+# value into it; ``torch.empty_like(x).copy_(x)`` asks for it and writes it, as ``x.clone()`` does.
 # ``out.copy_(x)`` and ``torch.mul(x, 1, out=out)`` write into ``out``, allocated once before
 # the timing. The column "page faults per call" counts how many times, during one call, the
 # operating system had to give the process a page of memory it did not have yet.

@@ -61,10 +61,10 @@ print(f"size grew {largest // smallest} times")
 # %%
 # What this run shows, in sentences that :func:`tcdoc.bench.findings` computes from it. "Beyond
 # noise" means that the two spreads do not overlap, "within noise" that they do; a factor such as
-# "twice" compares the medians. PyTorch's CUDA caching allocator keeps freed device memory for
-# the next allocation (`CUDA memory management
-# <https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-memory-management>`__), and no page
-# faults are counted on a GPU, so the sentences on allocation compare times only.
+# "twice" compares the medians. No page faults are counted on a GPU, so the sentences on
+# allocation compare times, not faults; PyTorch's notes on `CUDA memory management
+# <https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-memory-management>`__ describe how its
+# caching allocator reuses freed device memory.
 tcdoc.bench.findings(sweep)
 
 # %%
