@@ -1,8 +1,9 @@
 """Every build and check of tcdoc.
 
 Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
-each copy costs (``nox -s bench``, minutes); docs-gpu builds on a CUDA machine, GPU examples required;
-coverage runs the tests under coverage.py and fails below 90% of tcdoc's lines.
+each copy costs, and how far apart three runs of the cost page's sweep are (``nox -s bench``,
+minutes); docs-gpu builds on a CUDA machine, GPU examples required; coverage runs the tests under
+coverage.py and fails below 90% of tcdoc's lines.
 browser and downloads read the site that docs built as a reader would: in headless Chromium, and by
 running every download (CI runs them after docs). release-check builds and tries the sdist and the
 wheel as the release workflow does; inventories refreshes docs/_inventories.
@@ -162,12 +163,18 @@ def linkcheck(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Time each copy method (1 KiB to 256 MiB) into build/bench.json, then the matrix. Needs quiet."""
+    """Time each copy method (1 KiB to 256 MiB) into build/bench.json, the cost page's spread, the matrix.
+
+    Then runs the cost page's quick sweep three times and prints how far apart the runs' medians
+    are, and whether any sentence of the page changed between them (benchmarks/cost_spread.py,
+    which exits with 1 if one did; the session reports it and carries on). Needs quiet.
+    """
     session.install(*shlex.split(TORCH))
     session.install("-e", ".")
     out = ROOT / "build" / "bench.json"  # build/ is ignored by git
     out.parent.mkdir(exist_ok=True)
     session.run("tcdoc", "bench", "--full", "--out", str(out), *session.posargs)
+    session.run("python", "benchmarks/cost_spread.py", success_codes=[0, 1])
     session.run("python", "benchmarks/matrix_time.py")  # the probe's own cost: the whole matrix
 
 

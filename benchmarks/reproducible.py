@@ -1,9 +1,11 @@
 """Build the site twice from scratch and check that the HTML is identical.
 
 The only fields allowed to differ are sphinx-gallery's timings (each example's "Total running
-time" and the computation-times tables), which are normalised before comparing, and the cost
-pages, whose every number is a measured time. Both builds
-use the same SOURCE_DATE_EPOCH. Exits with status 1 and lists the files that differ.
+time" and the computation-times tables), which are normalised before comparing, and the numbers
+of the cost pages, which are measured times. The cost pages' sentences (the lists that
+tcdoc.bench.findings renders) must match: they are computed from the times, and meant to come out
+the same from any two runs on one machine. Both builds use the same SOURCE_DATE_EPOCH. Exits with
+status 1 and lists the files that differ.
 
 Run with ``nox -s reproducible``.
 """
@@ -17,8 +19,12 @@ from pathlib import Path
 
 from _site import build, scratch_copy
 
-# Pages that are all measurements of time: every number on them varies from run to run.
+# Pages that are all measurements of time: every number on them varies from run to run, and only
+# their sentences are compared.
 TIMING_PAGES = {Path("auto_examples/plot_19_cost.html"), Path("auto_examples/gpu/plot_gpu_cost.html")}
+
+# The sentences of a cost page: each list that tcdoc.bench.Findings renders.
+FINDINGS = re.compile(r'<ul class="tcdoc-findings">(.*?)</ul>', re.DOTALL)
 
 # Timing fields that sphinx-gallery writes into pages; documented in the README as expected to vary.
 TIMINGS = [
@@ -34,6 +40,14 @@ def normalised(path: Path) -> str:
     for pattern in TIMINGS:
         text = pattern.sub("<timing>", text)
     return text
+
+
+def sentences(path: Path) -> list[str]:
+    """Return the sentences of a cost page, list by list, one sentence a line."""
+    return [
+        re.sub(r"</li>\s*<li>", "\n", found).removeprefix("<li>").removesuffix("</li>")
+        for found in FINDINGS.findall(path.read_text(encoding="utf-8"))
+    ]
 
 
 def main() -> int:
@@ -54,10 +68,21 @@ def main() -> int:
             for page in pages
             if page not in TIMING_PAGES and normalised(html[0] / page) != normalised(html[1] / page)
         ]
+        cost_pages = [page for page in pages if page in TIMING_PAGES]
+        found = {page: (sentences(html[0] / page), sentences(html[1] / page)) for page in cost_pages}
     for page in differing:
         print(f"differs: {page}")
-    print(f"{len(pages)} pages compared, {len(differing)} differ (timing fields excluded)")
-    return 1 if differing else 0
+    changed = [page for page, (first, second) in found.items() if first != second]
+    for page in changed:
+        first, second = found[page]
+        print(f"sentences differ: {page}")
+        print("\n".join(f"  first:  {line}" for line in "\n".join(first).splitlines()))
+        print("\n".join(f"  second: {line}" for line in "\n".join(second).splitlines()))
+    print(
+        f"{len(pages)} pages compared, {len(differing)} differ (timing fields excluded); "
+        f"{len(found)} cost pages, {len(changed)} with other sentences"
+    )
+    return 1 if differing or changed else 0
 
 
 if __name__ == "__main__":

@@ -86,10 +86,16 @@ def _parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="time each copy method against tensor size (needs quiet)")
     bench.add_argument("--out", type=Path, required=True, help="where to write the JSON results")
     bench.add_argument(
-        "--full", action="store_true", help="sweep 1 KiB to 256 MiB (default: the docs' small sweep)"
+        "--full",
+        action="store_true",
+        help="every method from 1 KiB to 256 MiB (default: the docs' small sweep's sizes and methods)",
     )
     bench.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where tensors are made")
-    bench.add_argument("--min-run-time", type=float, default=None, help="seconds per measurement")
+    bench.add_argument(
+        "--min-run-time", type=float, default=None, help="seconds to time each method at each size, at least"
+    )
+    bench.add_argument("--blocks", type=int, default=20, help="timed blocks per method and size (5 or more)")
+    bench.add_argument("--threads", type=int, default=None, help="torch threads per call (default: torch's)")
     bench.set_defaults(run=_bench)
     return parser
 
@@ -166,14 +172,24 @@ def _bench(args: argparse.Namespace) -> int:
 
     min_run_time = args.min_run_time if args.min_run_time is not None else (0.5 if args.full else 0.1)
     sizes = tcdoc.bench.FULL_SIZES if args.full else tcdoc.bench.SMALL_SIZES
-    sweep = _guard(lambda: tcdoc.bench.run(sizes=sizes, device=args.device, min_run_time=min_run_time))
+    methods = tcdoc.bench.METHODS if args.full else tcdoc.bench.SMALL_METHODS
+    sweep = _guard(
+        lambda: tcdoc.bench.run(
+            sizes=sizes,
+            methods=methods,
+            device=args.device,
+            min_run_time=min_run_time,
+            blocks=args.blocks,
+            threads=args.threads,
+        )
+    )
     try:
         args.out.write_text(sweep.to_json() + "\n", encoding="utf-8")
     except OSError as exc:
         raise _UsageError(f"cannot write {args.out}: {exc.strerror}") from exc
     print(repr(sweep))
-    if {"clone", "deepcopy"} <= set(sweep.methods):
-        print(sweep.headline())
+    print(sweep.headline())
+    print(repr(tcdoc.bench.findings(sweep)))
     print(f"Wrote {args.out}")
     return 0
 

@@ -200,6 +200,9 @@ EXEMPT: dict[str, dict[str, str]] = {
         "not_run is": "describes tcdoc's JSON layout, not torch",
         "The tables print that as n/a": "describes tcdoc's tables, not torch",
     },
+    "docs/reference/api.md": {
+        "tcdoc.bench times each copy method": "describes tcdoc.bench and tcdoc.bench.findings, not torch",
+    },
     "docs/reference/matrix.md": {
         "Where an operation raised an exception": "describes the table, not torch",
         "A cell that says": "describes the table, not torch",
@@ -223,10 +226,18 @@ EXEMPT: dict[str, dict[str, str]] = {
     },
     "examples/plot_19_cost.py": {
         "Choosing between clone(), detach() and copy.deepcopy": "about training loops, not torch",
-        "Each method's share of the limit": "'share' is a noun: the measured fraction printed below",
-        "A share above 100 % is possible": "'share' is a noun; about the machine's caches, not torch",
         "In one line, from this run": "'share' is a noun: a figure the run prints",
         "Which copy to pick in the first place": "links to pages whose claims are checked there",
+        "The sentences that compare them are computed": "describes tcdoc.bench.findings, not torch",
+        "On the largest tensor, the three copies allocate": "the measured table printed below shows it",
+        "Where a loop copies a large tensor again": "advice; the measured table below shows the saving",
+        "The buffer then holds only the latest values": "follows from reusing one buffer, not from torch",
+        "A statement that copies reads each byte": "defines tcdoc's bytes-moved figure (twice the bytes)",
+        "A point above the limit is possible": "about the CPU's caches, not torch",
+        '"median [q1, q3]" is the median time': "defines the columns of the table below",
+    },
+    "examples/gpu/plot_gpu_cost.py": {
+        "Bytes moved per second": "describes the plot: tcdoc's bytes-moved figure and the measured limit",
     },
 }
 """Sentences with a trigger word that state no torch fact of this build, each with the reason."""

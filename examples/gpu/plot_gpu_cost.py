@@ -3,7 +3,7 @@
 
 The same measurements as :doc:`/auto_examples/plot_19_cost`, on a CUDA device: each copy
 method timed on tensors from 1 KiB to 256 MiB, its new memory read from the CUDA caching
-allocator, and its speed set against the fastest that a plain copy goes on the same device.
+allocator, and its speed set against a copy into device memory that is already allocated.
 On a GPU, launching a kernel has a fixed cost of its own, so small and large tensors tell
 different stories.
 
@@ -22,45 +22,56 @@ if not torch.cuda.is_available():
 torch.cuda.get_device_name()
 
 # %%
-# The sweep: every method at ten sizes, each timed by :class:`torch.utils.benchmark.Timer`
-# (which waits for the device after each block of calls) for at least a twentieth of a second.
-# "Allocated" is the growth of :func:`torch.cuda.memory_allocated` while the result is alive.
+# The sweep: every method at ten sizes. Each method at each size is timed in blocks of calls,
+# with a clock that waits for the device at both ends of a block, as
+# :class:`torch.utils.benchmark.Timer` does; each figure is the median of the blocks, with their
+# quartiles q1 and q3, as :class:`torch.utils.benchmark.Measurement` computes them. The blocks
+# are timed in rounds, one block of every method at every size per round, in an order shuffled with a
+# fixed seed. ``out`` is a tensor of ``x``'s shape, allocated before the timing. "Allocated" is
+# the growth of :func:`torch.cuda.memory_allocated` while the result is alive.
 import tcdoc.bench
 
 sweep = tcdoc.bench.run(sizes=tcdoc.bench.FULL_SIZES, device="cuda", min_run_time=0.05)
 sweep.machine
 
 # %%
-# The limit: ``dst.copy_(src)`` at the largest size, into device memory allocated
-# beforehand, counting bytes read plus bytes written per second.
+# The limit: ``out.copy_(x)`` at the largest size, into device memory allocated beforehand, so
+# that it pays for moving the bytes alone; its bandwidth counts bytes read plus bytes written
+# per second.
 sweep.limit
 
 # %%
 # Time against size
 # -----------------
 # On log-log axes, a flat stretch is a fixed cost per call; a diagonal is a cost that grows
-# with the data.
+# with the data. Each bar spans the quartiles of the blocks.
 import matplotlib.pyplot as plt
 
 import tcdoc.bench
 
-tcdoc.bench.plot_time(sweep)
+tcdoc.bench.plot_time(sweep, methods=["detach", "clone", "detach_clone", "deepcopy", "copy_into"])
 plt.show()
 
 # %%
-# How much longer each method took at the largest size than at the smallest:
+# How much longer each method took at the largest size than at the smallest (ratios of medians):
 smallest, largest = sweep.sizes[0], sweep.sizes[-1]
 print(f"size grew {largest // smallest} times")
 {code: round(factor, 1) for code, factor in sweep.growth().items()}
 
 # %%
-# What ``copy.deepcopy`` added to ``clone()`` at the smallest size, in this run:
-f"{sweep.deepcopy_overhead() * 1e6:.1f} µs"
+# What this run shows, in sentences that :func:`tcdoc.bench.findings` computes from it. "Beyond
+# noise" means that the two spreads do not overlap, "within noise" that they do; a factor such as
+# "twice" compares the medians. No page faults are counted on a GPU, so the sentences on
+# allocation compare times, not faults; PyTorch's notes on `CUDA memory management
+# <https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-memory-management>`__ describe how its
+# caching allocator reuses freed device memory.
+tcdoc.bench.findings(sweep)
 
 # %%
 # Bandwidth against size
 # ----------------------
-# Bytes moved per second (twice the bytes allocated); the dashed line is the copy limit.
+# Bytes moved per second (twice the bytes of ``x`` for a method that copies); the dashed line
+# is the copy limit, in a band that spans its spread.
 tcdoc.bench.plot_bandwidth(sweep)
 plt.show()
 

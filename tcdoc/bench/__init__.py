@@ -1,21 +1,23 @@
 """What each copy costs: time and memory against tensor size, next to the machine's copy limit.
 
-Every number comes from a run: times from :mod:`torch.utils.benchmark`, bytes from the
-storage of the copy (CPU) or the CUDA caching allocator, and the limit from a plain
-``dst.copy_(src)`` into memory that is already allocated, timed in the same run.
-Measuring (``_measure``) is apart from the results (``_results``) and from the figures
-(``_plot``, the only part that needs matplotlib, loaded when :func:`plot_time` or
-:func:`plot_bandwidth` is first asked for).
+Every number comes from a run. Each time is the median of several timed blocks, with their
+interquartile range, from :class:`torch.utils.benchmark.Measurement`; the methods and sizes are
+timed in interleaved rounds, shuffled with a fixed seed. Bytes come from the storage of the copy
+(CPU) or the CUDA caching allocator, page faults from :func:`resource.getrusage`, and the limit
+from ``out.copy_(x)`` into memory that is already allocated, timed in the same rounds.
+Measuring (``_measure``) is apart from the results (``_results``), from the sentences that the
+results support (``_findings``) and from the figures (``_plot``, the only part that needs
+matplotlib, loaded when :func:`plot_time` or :func:`plot_bandwidth` is first asked for).
 
 Run the fuller sweep from a shell, writing JSON::
 
     tcdoc bench --out results.json --full
 
 >>> import tcdoc.bench
->>> sweep = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=0.001)
+>>> sweep = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=0.001, blocks=5)
 >>> cost = sweep.get("clone", 1024)
->>> cost.bytes_allocated, cost.bytes_moved
-(1024, 2048)
+>>> cost.bytes_allocated, cost.bytes_moved, cost.blocks
+(1024, 2048, 5)
 """
 
 from __future__ import annotations
@@ -23,19 +25,25 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from tcdoc.bench._measure import machine, run
+from tcdoc.bench._findings import TOPICS, Findings, findings
+from tcdoc.bench._measure import MIN_BLOCKS, machine, run
 from tcdoc.bench._results import (
     FULL_SIZES,
+    LIMIT_METHOD,
     METHODS,
     SCHEMA,
+    SMALL_METHODS,
     SMALL_SIZES,
     CopyLimit,
     Cost,
     Machine,
     Sweep,
+    Table,
     code_of,
+    copies_data,
     format_duration,
     format_size,
+    overlap,
 )
 
 if TYPE_CHECKING:
@@ -43,17 +51,26 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FULL_SIZES",
+    "LIMIT_METHOD",
     "METHODS",
+    "MIN_BLOCKS",
     "SCHEMA",
+    "SMALL_METHODS",
     "SMALL_SIZES",
+    "TOPICS",
     "CopyLimit",
     "Cost",
+    "Findings",
     "Machine",
     "Sweep",
+    "Table",
     "code_of",
+    "copies_data",
+    "findings",
     "format_duration",
     "format_size",
     "machine",
+    "overlap",
     "plot_bandwidth",
     "plot_time",
     "run",
@@ -62,7 +79,8 @@ __all__ = [
 # The names that need matplotlib, loaded from the plotting module on first use.
 _PLOTTING = ("plot_bandwidth", "plot_time")
 
-for _value in (CopyLimit, Cost, Machine, Sweep, code_of, format_duration, format_size, machine, run):
+_PUBLIC = (CopyLimit, Cost, Findings, Machine, Sweep, Table, code_of, copies_data, findings, format_duration)
+for _value in (*_PUBLIC, format_size, machine, overlap, run):
     _value.__module__ = __name__  # documented and pickled as tcdoc.bench.NAME
 
 if not TYPE_CHECKING:  # type checkers read the import above instead

@@ -1,12 +1,17 @@
 """What a sweep measured, as plain immutable results: costs, the copy limit, the machine, the sweep.
 
 Nothing here measures; :mod:`tcdoc.bench._measure` does. Sizes are in bytes, times in seconds.
+Each time is the median of several timed blocks, with their quartiles ``q1`` and ``q3`` (the
+middle half of the blocks lies between them) and their interquartile range ``iqr = q3 - q1``, as
+:class:`torch.utils.benchmark.Measurement` computes them. A time is shown as
+``median [q1, q3]``, and that spread is what :func:`tcdoc.bench.findings` compares.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from typing import Any
 
 from tcdoc._probe import Environment
@@ -16,18 +21,22 @@ __all__ = [
     "FULL_SIZES",
     "METHODS",
     "SCHEMA",
+    "SMALL_METHODS",
     "SMALL_SIZES",
     "CopyLimit",
     "Cost",
     "Machine",
     "Sweep",
+    "Table",
     "code_of",
+    "copies_data",
     "format_duration",
     "format_size",
+    "overlap",
 ]
 
-SCHEMA = 1
-"""Version of the JSON layout written by :meth:`Sweep.to_json`."""
+SCHEMA = 2
+"""Version of the JSON layout written by :meth:`Sweep.to_json` (2: each time has its spread)."""
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -43,18 +52,44 @@ METHODS: tuple[str, ...] = (
     "clone",
     "detach_clone",
     "deepcopy",
-    "empty_like_copy",
     "torch_tensor",
     "to_copy",
+    "empty_like",
+    "empty_like_copy",
+    "copy_into",
+    "mul_out",
 )
-"""The methods measured, by name. All but ``empty_like_copy`` are operations of tcdoc's registry."""
+"""The methods that :func:`tcdoc.bench.run` measures unless told otherwise, by name.
 
-# The one method that the registry does not list (it states no fact about sharing that clone() does not).
-_EXTRA_CODE = {"empty_like_copy": "torch.empty_like(x).copy_(x)"}
+The first six are operations of tcdoc's registry. The last four take the allocation apart:
+``torch.empty_like(x)`` only asks for memory, ``torch.empty_like(x).copy_(x)`` asks for it and
+writes it, and ``out.copy_(x)`` and ``torch.mul(x, 1, out=out)`` write into a buffer ``out``
+allocated (and written) once, before the timing.
+"""
+
+SMALL_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m not in ("torch_tensor", "to_copy"))
+"""The quick sweep's methods, which the documentation runs: :data:`METHODS` but the look-alikes
+``torch.tensor(x)`` and ``x.to(x.dtype, copy=True)``, which do the work of ``x.clone()``."""
+
+# The methods that the registry does not list: they take apart what a copy costs.
+_EXTRA_CODE = {
+    "empty_like": "torch.empty_like(x)",
+    "empty_like_copy": "torch.empty_like(x).copy_(x)",
+    "copy_into": "out.copy_(x)",
+    "mul_out": "torch.mul(x, 1, out=out)",
+}
+
+# The methods that write no copy of x's values: a view, and memory asked for but never written.
+_WRITE_NOTHING = frozenset({"detach", "empty_like"})
+
+LIMIT_METHOD = "copy_into"
+"""The method whose time at the largest size is the copy limit: a copy into memory already allocated."""
 
 
 def code_of(method: str) -> str:
     """Return the code a reader would write for ``method``, with the tensor called ``x``.
+
+    ``out`` is a buffer of the same shape as ``x``, allocated before the timing.
 
     >>> import tcdoc.bench
     >>> tcdoc.bench.code_of("empty_like_copy")
@@ -67,6 +102,17 @@ def code_of(method: str) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     return get_operation(method).code
+
+
+def copies_data(method: str) -> bool:
+    """Say whether ``method`` writes a copy of ``x``'s values (and so reads and writes every byte).
+
+    >>> import tcdoc.bench
+    >>> tcdoc.bench.copies_data("clone"), tcdoc.bench.copies_data("empty_like")
+    (True, False)
+    """
+    code_of(method)  # checks the name
+    return method not in _WRITE_NOTHING
 
 
 # -- Results ---------------------------------------------------------------------------------
@@ -146,33 +192,60 @@ class Machine:
 
 @dataclasses.dataclass(frozen=True)
 class CopyLimit:
-    """The machine's copy bandwidth: a plain ``dst.copy_(src)`` into memory already allocated.
+    """The machine's copy limit: ``out.copy_(x)`` into memory already allocated, at the largest size.
+
+    It pays for bandwidth alone: ``out`` was allocated and written before the timing, so none
+    of its pages is new. A copy that allocates its result pays for that memory too.
 
     Attributes
     ----------
     nbytes
-        Bytes of ``src`` (and of ``dst``).
+        Bytes of ``x`` (and of ``out``).
     seconds
-        Median time of one copy, in seconds.
+        Median time of one copy over the blocks, in seconds.
+    iqr
+        Interquartile range of the blocks' times, ``q3 - q1``, in seconds.
+    q1, q3
+        The first and third quartiles of the blocks' times, in seconds.
+    blocks
+        How many timed blocks the median and the quartiles are taken over.
     bandwidth
-        Bytes read plus bytes written per second: ``2 * nbytes / seconds``.
+        Bytes read plus bytes written per second, at the median: ``2 * nbytes / seconds``.
 
     """
 
     nbytes: int
     seconds: float
+    iqr: float
+    q1: float
+    q3: float
+    blocks: int
     bandwidth: float
+
+    code = "out.copy_(x)"
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """``(q1, q3)``: the spread that the tables show, in seconds."""
+        return self.q1, self.q3
+
+    @property
+    def bandwidth_interval(self) -> tuple[float, float]:
+        """The bandwidths at ``q3`` and at ``q1`` (the lower one first), in bytes per second."""
+        return 2 * self.nbytes / self.q3, 2 * self.nbytes / self.q1
 
     def __str__(self) -> str:
         return (
-            f"copy limit {self.bandwidth / 1e9:.2f} GB/s "
-            f"(dst.copy_(src) of {format_size(self.nbytes)} in {format_duration(self.seconds)})"
+            f"copy limit {self.bandwidth / 1e9:.2f} GB/s ({self.code} of {format_size(self.nbytes)} "
+            f"into memory already allocated: {format_duration(self.seconds, self.interval)}, "
+            f"{self.blocks} blocks)"
         )
 
     def __repr__(self) -> str:
         return (
-            f"CopyLimit({self.bandwidth / 1e9:.2f} GB/s: dst.copy_(src) of {format_size(self.nbytes)} "
-            f"in {format_duration(self.seconds)}, reading and writing {format_size(2 * self.nbytes)})"
+            f"CopyLimit({self.bandwidth / 1e9:.2f} GB/s: {self.code} of {format_size(self.nbytes)} into "
+            f"memory already allocated, reading and writing {format_size(2 * self.nbytes)} in "
+            f"{format_duration(self.seconds, self.interval)} (median [q1, q3] of {self.blocks} blocks))"
         )
 
 
@@ -189,15 +262,27 @@ class Cost:
     nbytes
         Bytes of the source tensor ``x``.
     seconds
-        Median time of one call, in seconds.
+        Median time of one call over the blocks, in seconds (each block's time is the time of
+        one call, averaged over the block).
+    iqr
+        Interquartile range of the blocks' times, ``q3 - q1``, in seconds.
+    q1, q3
+        The first and third quartiles of the blocks' times, in seconds.
+    blocks
+        How many timed blocks the median and the quartiles are taken over.
     calls
-        How many calls the median was taken over.
+        How many calls were timed, over all the blocks.
     bytes_allocated
-        Bytes of new memory that the result holds: storage that ``x`` does not share
-        (CPU), or the growth of ``torch.cuda.memory_allocated`` (CUDA).
+        Bytes of new memory that the result holds: storage that neither ``x`` nor ``out``
+        shares (CPU), or the growth of ``torch.cuda.memory_allocated`` (CUDA).
     bytes_moved
-        Bytes read plus bytes written: twice ``bytes_allocated``, since a copy reads every
-        byte that it writes. Zero for a method that allocates nothing.
+        Bytes read plus bytes written: twice ``nbytes`` for a method that writes a copy of
+        ``x`` (see :func:`copies_data`), since it reads every byte that it writes; zero for one
+        that writes nothing.
+    page_faults
+        Minor page faults of the process per call, over the timed calls: how often the
+        operating system had to hand over a new page of memory. ``None`` where they were not
+        counted (on CUDA, or where Python's :mod:`resource` module does not exist).
     bandwidth
         ``bytes_moved / seconds``, in bytes per second.
     fraction_of_limit
@@ -209,14 +294,38 @@ class Cost:
     code: str
     nbytes: int
     seconds: float
+    iqr: float
+    q1: float
+    q3: float
+    blocks: int
     calls: int
     bytes_allocated: int
     bytes_moved: int
+    page_faults: float | None
     bandwidth: float
     fraction_of_limit: float
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """``(q1, q3)``: the spread that the tables show, in seconds."""
+        return self.q1, self.q3
 
-_COLUMNS = ("size", "method", "median time", "allocated", "bandwidth", "of limit")
+    @property
+    def bandwidth_interval(self) -> tuple[float, float]:
+        """The bandwidths at ``q3`` and at ``q1`` (the lower one first), in bytes per second."""
+        return self.bytes_moved / self.q3, self.bytes_moved / self.q1
+
+
+_COLUMNS = (
+    "size",
+    "method",
+    "median [q1, q3]",
+    "blocks",
+    "allocated",
+    "page faults per call",
+    "bandwidth",
+    "of limit",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -224,7 +333,7 @@ class Sweep:
     """Every method's :class:`Cost` at every size, the :class:`CopyLimit` and the :class:`Machine`.
 
     >>> import tcdoc.bench
-    >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["detach"], min_run_time=0.001)
+    >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["detach"], min_run_time=0.001, blocks=5)
     >>> sweep.sizes, sweep.methods
     ((1024, 4096), ('detach',))
     >>> sweep.get("detach", 4096).bytes_allocated
@@ -234,6 +343,8 @@ class Sweep:
     machine: Machine
     limit: CopyLimit
     min_run_time: float
+    blocks: int
+    seed: int
     costs: tuple[Cost, ...]
 
     @property
@@ -243,7 +354,7 @@ class Sweep:
 
     @property
     def methods(self) -> tuple[str, ...]:
-        """The methods measured, in the order they ran."""
+        """The methods measured, in the order they were asked for."""
         return tuple(dict.fromkeys(cost.method for cost in self.costs))
 
     def get(self, method: str, nbytes: int) -> Cost:
@@ -273,10 +384,10 @@ class Sweep:
     def growth(self) -> dict[str, float]:
         """Return how many times longer each method took at the largest size than at the smallest.
 
-        The keys are the methods' code, such as ``"x.clone()"``.
+        The keys are the methods' code, such as ``"x.clone()"``; the factors are ratios of medians.
 
         >>> import tcdoc.bench
-        >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["detach"], min_run_time=0.001)
+        >>> sweep = tcdoc.bench.run(sizes=[1024, 4096], methods=["detach"], min_run_time=0.001, blocks=5)
         >>> list(sweep.growth())
         ['x.detach()']
         """
@@ -288,6 +399,8 @@ class Sweep:
 
     def deepcopy_overhead(self) -> float:
         """Return the seconds that ``copy.deepcopy(x)`` took beyond ``x.clone()`` at the smallest size.
+
+        A difference of medians; :func:`tcdoc.bench.findings` says whether it is beyond the noise.
 
         Raises
         ------
@@ -302,15 +415,22 @@ class Sweep:
         """Return this run's three headline figures in one line.
 
         They are the copy limit, ``clone()``'s share of it at the largest size, and what
-        ``deepcopy`` adds to ``clone()`` at the smallest size.
+        ``deepcopy`` adds to ``clone()`` at the smallest size (only where the two times' spreads
+        do not overlap; otherwise the line says that they cost the same, within noise).
         """
         smallest, largest = self.sizes[0], self.sizes[-1]
         clone, deepcopy = self.get("clone", smallest), self.get("deepcopy", smallest)
+        if overlap(clone, deepcopy):
+            fixed = f"copy.deepcopy(x) at {format_size(smallest)}: the same as x.clone(), within noise"
+        else:
+            fixed = (
+                f"copy.deepcopy(x) at {format_size(smallest)}: {self.deepcopy_overhead() * 1e6:.1f} µs more "
+                f"than x.clone() ({deepcopy.seconds / clone.seconds:.1f} times its time)"
+            )
         return (
             f"copy limit {self.limit.bandwidth / 1e9:.2f} GB/s; "
             f"x.clone() at {format_size(largest)}: {self.get('clone', largest).fraction_of_limit:.0%} of it; "
-            f"copy.deepcopy(x) at {format_size(smallest)}: {self.deepcopy_overhead() * 1e6:.1f} µs more "
-            f"than x.clone() ({deepcopy.seconds / clone.seconds:.1f} times its time)"
+            + fixed
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -320,13 +440,15 @@ class Sweep:
             "machine": self.machine.as_dict(),
             "limit": dataclasses.asdict(self.limit),
             "min_run_time": self.min_run_time,
+            "blocks": self.blocks,
+            "seed": self.seed,
             "costs": [dataclasses.asdict(cost) for cost in self.costs],
         }
 
     def to_json(self, indent: int | None = 2) -> str:
         """Return the sweep as JSON; :meth:`from_json` reads it back.
 
-        Units: sizes in bytes, times in seconds, bandwidths in bytes per second.
+        Units: sizes in bytes, times (medians and IQRs) in seconds, bandwidths in bytes per second.
         """
         return json.dumps(self.as_dict(), indent=indent)
 
@@ -344,48 +466,111 @@ class Sweep:
             raise TypeError(f"text must be a str, got {type(text).__name__}")
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise ValueError(f"text is not a tcdoc.bench sweep with schema {SCHEMA}")
+            found = data.get("schema") if isinstance(data, dict) else None
+            raise ValueError(
+                f"text is not a tcdoc.bench sweep with schema {SCHEMA} (found schema {found!r}); "
+                "measure it again with this tcdoc"
+            )
         return cls(
             machine=Machine.from_dict(data["machine"]),
             limit=CopyLimit(**data["limit"]),
             min_run_time=float(data["min_run_time"]),
+            blocks=int(data["blocks"]),
+            seed=int(data["seed"]),
             costs=tuple(Cost(**cost) for cost in data["costs"]),
         )
 
-    def rows(self) -> list[tuple[str, ...]]:
-        """Return the table's rows as text, smallest size first, methods in the order they ran."""
-        order = {method: i for i, method in enumerate(self.methods)}
+    def rows(self, methods: tuple[str, ...] | None = None) -> list[tuple[str, ...]]:
+        """Return the table's rows as text, smallest size first, then methods in :attr:`methods` order.
+
+        Parameters
+        ----------
+        methods
+            The methods to show, in this order; every method when ``None``.
+
+        """
+        shown = self.methods if methods is None else tuple(methods)
+        for method in shown:
+            self.of(method)  # names a missing method
+        order = {method: i for i, method in enumerate(shown)}
         return [
             (
                 format_size(c.nbytes),
                 c.code,
-                format_duration(c.seconds),
+                format_duration(c.seconds, c.interval),
+                str(c.blocks),
                 format_size(c.bytes_allocated),
+                "n/a" if c.page_faults is None else f"{c.page_faults:,.0f}",
                 f"{c.bandwidth / 1e9:.2f} GB/s",
                 f"{c.fraction_of_limit:.0%}",
             )
-            for c in sorted(self.costs, key=lambda c: (c.nbytes, order[c.method]))
+            for c in sorted(
+                (c for c in self.costs if c.method in order), key=lambda c: (c.nbytes, order[c.method])
+            )
         ]
 
+    def table(self, methods: tuple[str, ...] | None = None) -> Table:
+        """Return the measurements of some methods as a table that displays itself (text and HTML).
+
+        >>> import tcdoc.bench
+        >>> sweep = tcdoc.bench.run(
+        ...     sizes=[1024], methods=["clone", "copy_into"], blocks=5, min_run_time=0.001
+        ... )
+        >>> len(sweep.table(("copy_into",)).rows)
+        1
+        """
+        return Table(caption=f"{self.machine}; {self.limit}", rows=tuple(self.rows(methods)))
+
     def __repr__(self) -> str:
-        rows = [_COLUMNS, *self.rows()]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
-        lines = [
-            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows
-        ]
-        return f"Sweep on {self.machine}\n{self.limit}\n" + "\n".join(line.rstrip() for line in lines)
+        return f"Sweep on {self.machine}\n{self.limit}\n{_text_table(self.rows())}"
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """Rows of a :class:`Sweep` to display: as aligned text, or as HTML in a notebook or a gallery page.
+
+    Attributes
+    ----------
+    caption
+        The machine and the copy limit.
+    rows
+        One row of text per measurement, in the columns of :meth:`Sweep.rows`.
+
+    """
+
+    caption: str
+    rows: tuple[tuple[str, ...], ...]
+
+    def __repr__(self) -> str:
+        return f"{self.caption}\n{_text_table(list(self.rows))}"
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{column}</th>" for column in _COLUMNS)
         body = "".join(
-            "<tr>" + "".join(f"<td>{_html_escape(cell)}</td>" for cell in row) + "</tr>"
-            for row in self.rows()
+            "<tr>" + "".join(f"<td>{_html_escape(cell)}</td>" for cell in row) + "</tr>" for row in self.rows
         )
-        caption = _html_escape(f"{self.machine}; {self.limit}")
         return (
-            f'<table class="tcdoc-bench"><caption>{caption}</caption>'
+            f'<table class="tcdoc-bench"><caption>{_html_escape(self.caption)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
+
+
+def overlap(a: Cost | CopyLimit, b: Cost | CopyLimit) -> bool:
+    """Say whether two times' spreads (``[q1, q3]``) overlap: then neither is beyond the other's noise.
+
+    >>> import tcdoc.bench
+    >>> sweep = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=0.001, blocks=5)
+    >>> tcdoc.bench.overlap(sweep.get("clone", 1024), sweep.get("clone", 1024))
+    True
+    """
+    for name, value in (("a", a), ("b", b)):
+        if not isinstance(value, (Cost, CopyLimit)):
+            raise TypeError(f"{name} must be a tcdoc.bench.Cost or CopyLimit, got {type(value).__name__}")
+    (a_low, a_high), (b_low, b_high) = a.interval, b.interval
+    return a_low <= b_high and b_low <= a_high
 
 
 # -- Formatting (public: the example and the figures write sizes the same way) ---------------
@@ -404,17 +589,44 @@ def format_size(nbytes: int) -> str:
     return f"{nbytes} B"
 
 
-def format_duration(seconds: float) -> str:
+def format_duration(seconds: float, spread: tuple[float, float] | None = None) -> str:
     """Write a time in seconds with a unit that keeps it readable, to three digits.
+
+    With ``spread``, a ``(low, high)`` pair such as the quartiles, add it in brackets, in the
+    same unit: ``median [q1, q3]``.
 
     >>> import tcdoc.bench
     >>> tcdoc.bench.format_duration(0.0000123)
     '12.3 µs'
+    >>> tcdoc.bench.format_duration(0.0213, spread=(0.0199, 0.0236))
+    '21.3 ms [19.9, 23.6]'
     """
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds / 1e-9:.3g} ns"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale or unit == "ns":
+            text = f"{_three_digits(seconds / scale)} {unit}"
+            if spread is None:
+                return text
+            low, high = spread
+            return f"{text} [{_three_digits(low / scale)}, {_three_digits(high / scale)}]"
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# -- Helpers ---------------------------------------------------------------------------------
+
+
+def _three_digits(value: float) -> str:
+    """Write a number to three significant digits and no exponent (``1454``, not ``1.45e+03``)."""
+    if value >= 100 or value <= 0:
+        return f"{value:.0f}"
+    decimals = 2 - math.floor(math.log10(value))  # 1 or more below 100, so the text has a point
+    return f"{value:.{decimals}f}".rstrip("0").rstrip(".")
+
+
+def _text_table(rows: list[tuple[str, ...]]) -> str:
+    table = [_COLUMNS, *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(_COLUMNS))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in table]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _html_escape(text: str) -> str:

@@ -1,0 +1,336 @@
+"""The sentences that a sweep supports: every comparison on the cost pages, computed from the run.
+
+Two words carry the whole convention. "Beyond noise": the two times' spreads (their quartiles
+``[q1, q3]``, between which the middle half of the blocks lies) do not overlap, and only then
+does a sentence say that one cost more or less than another; "the same, within noise" where
+they overlap. A factor ("twice", "ten times", "a tenth") compares
+the medians, and is stated only together with "beyond noise". The sentences quote no measured
+number, so two runs that reach the same conclusions write the same sentences; the numbers are in
+the tables and figures. Each rule picks a comparison whose answer does not change from one run
+to the next on one machine, busy or not: a factor far from where the medians fall, identical work
+against identical work, and page faults, which are counted rather than timed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Callable, Iterator
+
+from tcdoc.bench._results import (
+    LIMIT_METHOD,
+    METHODS,
+    Cost,
+    Sweep,
+    code_of,
+    copies_data,
+    format_size,
+    overlap,
+)
+
+__all__ = ["TOPICS", "Findings", "findings"]
+
+TOPICS: tuple[str, ...] = ("size", "fixed cost", "same work", "allocation", "reuse")
+"""The topics of :func:`findings`, in the order the sentences come."""
+
+# Fresh pages "dominate" where a copy into new memory costs more than twice one into memory
+# already allocated: the pages then cost more than the copy. Asking for memory is "cheap" below a
+# tenth of what writing it costs. Copies "grow with the size" more than tenfold from the smallest
+# size to the largest. Each factor compares medians, and goes with "beyond noise".
+_DOMINATES = 2.0
+_CHEAP = 0.1
+_GREW = 10.0
+
+# The copies that do the same work on a large tensor: allocate it, write it.
+_SAME_WORK = ("clone", "detach_clone", "deepcopy")
+# The ways to write into a buffer allocated once.
+_REUSE = ("copy_into", "mul_out")
+
+
+@dataclasses.dataclass(frozen=True)
+class Findings:
+    """Sentences computed from a :class:`Sweep`, which display as a list.
+
+    Attributes
+    ----------
+    sentences
+        The sentences, in the order of :data:`TOPICS`.
+
+    """
+
+    sentences: tuple[str, ...]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sentences)
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    def __str__(self) -> str:
+        return "\n".join(self.sentences)
+
+    def __repr__(self) -> str:
+        return "\n".join(f"- {sentence}" for sentence in self.sentences) or "(no findings)"
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{_code_marked(_html_escape(sentence))}</li>" for sentence in self.sentences)
+        return f'<ul class="tcdoc-findings">{items}</ul>'
+
+
+def findings(sweep: Sweep, topic: str | None = None) -> Findings:
+    """Return what ``sweep`` shows, in sentences that state a difference only beyond the noise.
+
+    A method is said to cost more than another only where the spreads of their times (the
+    quartiles ``[q1, q3]`` of the blocks) do not overlap, and "the same, within noise" where they
+    do; a factor ("twice", "ten times") compares the medians. The
+    sentences hold no measured number, so two runs that agree beyond the noise give the same
+    sentences. A sentence that needs a method the sweep did not measure is left out.
+
+    Parameters
+    ----------
+    sweep
+        What :func:`tcdoc.bench.run` measured.
+    topic
+        One of :data:`TOPICS`, for its sentences only; every topic when ``None``:
+
+        - ``"size"``: which methods took more than ten times as long at the largest size as
+          at the smallest.
+        - ``"fixed cost"``: what ``copy.deepcopy`` adds to ``clone()`` on a tiny tensor.
+        - ``"same work"``: whether ``clone()``, ``detach().clone()`` and ``deepcopy`` differ
+          on the largest tensor.
+        - ``"allocation"``: at each size, whether fresh pages or the copy itself dominates, from
+          the page faults and the times of ``x.clone()`` and ``out.copy_(x)``.
+        - ``"reuse"``: what writing into a buffer allocated once saves, where there are fresh
+          pages to save.
+
+    Returns
+    -------
+    Findings
+        The sentences; in a notebook or a gallery page they display as a list.
+
+    Raises
+    ------
+    TypeError
+        If ``sweep`` is not a :class:`Sweep`.
+    ValueError
+        If ``topic`` is not one of :data:`TOPICS`.
+
+    Examples
+    --------
+    >>> import tcdoc.bench
+    >>> sweep = tcdoc.bench.run(
+    ...     sizes=[1024, 4096], methods=["clone", "deepcopy"], min_run_time=0.001, blocks=5
+    ... )
+    >>> tcdoc.bench.findings(sweep, "fixed cost").sentences[0].startswith("At 1 KiB, copy.deepcopy(x) cost")
+    True
+
+    """
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be a tcdoc.bench.Sweep, got {type(sweep).__name__}")
+    if topic is not None and topic not in TOPICS:
+        raise ValueError(f"topic must be one of {', '.join(map(repr, TOPICS))} or None; got {topic!r}")
+    rules: dict[str, Callable[[Sweep], list[str]]] = {
+        "size": _size,
+        "fixed cost": _fixed_cost,
+        "same work": _same_work,
+        "allocation": _allocation,
+        "reuse": _reuse,
+    }
+    chosen = TOPICS if topic is None else (topic,)
+    return Findings(tuple(sentence for name in chosen for sentence in rules[name](sweep)))
+
+
+# -- The rules, one per topic ------------------------------------------------------------------
+
+
+def _size(sweep: Sweep) -> list[str]:
+    """Say which methods took more than ten times as long at the largest size as at the smallest."""
+    if len(sweep.sizes) < 2:
+        return []
+    smallest, largest = sweep.sizes[0], sweep.sizes[-1]
+    copying = [m for m in sweep.methods if copies_data(m)]
+    tenfold = [m for m in copying if _more(sweep.get(m, largest), sweep.get(m, smallest), factor=_GREW)]
+    parts = []
+    if copying and tenfold == copying:
+        parts.append("every method that copies took more than ten times as long, beyond noise")
+    elif copying:
+        others = _names([code_of(m) for m in copying if m not in tenfold])
+        parts.append(
+            f"{_names([code_of(m) for m in tenfold])} took more than ten times as long, beyond noise, "
+            f"and {others} not"
+            if tenfold
+            else "no method that copies took ten times as long, beyond noise"
+        )
+    if "detach" in sweep.methods:
+        grew = _more(sweep.get("detach", largest), sweep.get("detach", smallest), factor=_GREW)
+        parts.append(f"x.detach(), which copies nothing, {'did too' if grew else 'did not'}")
+    if not parts:
+        return []
+    return [f"From {format_size(smallest)} to {format_size(largest)}, {'; '.join(parts)}."]
+
+
+def _fixed_cost(sweep: Sweep) -> list[str]:
+    """Say what copy.deepcopy(x) adds to x.clone() at the smallest size, and whether it shows later."""
+    if not {"clone", "deepcopy"} <= set(sweep.methods):
+        return []
+    smallest, largest = sweep.sizes[0], sweep.sizes[-1]
+    small = (sweep.get("deepcopy", smallest), sweep.get("clone", smallest))
+    sentence = f"At {format_size(smallest)}, {_comparison(*small)}"
+    if largest != smallest:
+        large = (sweep.get("deepcopy", largest), sweep.get("clone", largest))
+        sentence += f"; at {format_size(largest)}, {_comparison(*large)}"
+        if _more(*small) and overlap(*large):
+            sentence += ": what deepcopy adds is a cost per call, which does not grow with the tensor"
+    return [sentence + "."]
+
+
+def _same_work(sweep: Sweep) -> list[str]:
+    """Whether the copies that do the same work on the largest tensor differ there, beyond noise."""
+    measured = [m for m in _SAME_WORK if m in sweep.methods]
+    if len(measured) < 2:
+        return []
+    largest = sweep.sizes[-1]
+    costs = [sweep.get(m, largest) for m in measured]
+    apart = [(a, b) for i, a in enumerate(costs) for b in costs[i + 1 :] if not overlap(a, b)]
+    if not apart:
+        return [f"At {format_size(largest)}, {_names([c.code for c in costs])} cost the same, within noise."]
+    sentences = []
+    for a, b in apart:
+        high, low = (a, b) if a.seconds > b.seconds else (b, a)
+        sentences.append(f"At {format_size(largest)}, {high.code} cost more than {low.code}, beyond noise.")
+    return sentences
+
+
+def _allocation(sweep: Sweep) -> list[str]:
+    """At each size, whether fresh pages or the copy itself dominates what x.clone() costs."""
+    if not {"clone", LIMIT_METHOD} <= set(sweep.methods):
+        return []
+    sentences = []
+    copy_sizes = [n for n in sweep.sizes if _allocation_kind(sweep, n) == "copy"]
+    if copy_sizes:
+        # Whether a mid-sized block comes back from the allocator or from fresh pages depends on
+        # the process's past, so the sentence holds whichever of the two happened.
+        sentences.append(
+            f"At {_names([format_size(n) for n in copy_sizes])}, the copy itself dominates: there "
+            "x.clone() took no page faults or, where it took some, did not cost more than twice "
+            "out.copy_(x), beyond noise."
+        )
+    for nbytes in sweep.sizes:
+        kind = _allocation_kind(sweep, nbytes)
+        if kind != "copy":
+            sentences.append(_allocation_sentence(kind, sweep.get("clone", nbytes)))
+        if kind == "fresh":
+            sentences.extend(_first_touch(sweep, nbytes))
+    return sentences
+
+
+def _reuse(sweep: Sweep) -> list[str]:
+    """Say what writing into a buffer allocated once saves, at the sizes where fresh pages dominate."""
+    reusing = [m for m in _REUSE if m in sweep.methods]
+    if not reusing or not {"clone", LIMIT_METHOD} <= set(sweep.methods):
+        return []
+    sentences = []
+    for nbytes in sweep.sizes:
+        if _allocation_kind(sweep, nbytes) != "fresh":
+            continue
+        clone = sweep.get("clone", nbytes)
+        less = [code_of(m) for m in reusing if _more(clone, sweep.get(m, nbytes))]
+        same = [code_of(m) for m in reusing if not _more(clone, sweep.get(m, nbytes))]
+        parts = []
+        if less:
+            parts.append(f"{_names(less)} cost less than x.clone(), beyond noise")
+        if same:
+            parts.append(f"{_names(same)} did not cost less than x.clone(), beyond noise")
+        sentences.append(
+            f"At {format_size(nbytes)}, writing into a buffer allocated once saves the fresh pages: "
+            + "; ".join(parts)
+            + "."
+        )
+    return sentences
+
+
+# -- Helpers -----------------------------------------------------------------------------------
+
+
+def _allocation_kind(sweep: Sweep, nbytes: int) -> str:
+    """Return what dominates x.clone() at ``nbytes``, from its page faults and its time against out.copy_(x).
+
+    ``"fresh"``: page faults (one a call at least), and more than twice the time of
+    ``out.copy_(x)``, beyond noise. ``"copy"``: otherwise. Without page fault counts (CUDA):
+    ``"slower"`` or ``"not slower"``, from the times alone.
+    """
+    clone, into = sweep.get("clone", nbytes), sweep.get(LIMIT_METHOD, nbytes)
+    dominates = _more(clone, into, factor=_DOMINATES)
+    if clone.page_faults is None:
+        return "slower" if dominates else "not slower"
+    return "fresh" if dominates and clone.page_faults >= 1 else "copy"
+
+
+def _allocation_sentence(kind: str, clone: Cost) -> str:
+    at = f"At {format_size(clone.nbytes)}"
+    if kind == "fresh":
+        return (
+            f"{at}, fresh pages dominate: x.clone() took about one page fault for every {_per_fault(clone)} "
+            "of its result, and cost more than twice out.copy_(x), beyond noise."
+        )
+    if kind == "slower":
+        return (
+            f"{at}, x.clone() cost more than twice out.copy_(x), beyond noise: allocating its result "
+            "dominates."
+        )
+    return f"{at}, x.clone() did not cost more than twice out.copy_(x), beyond noise: the copy dominates."
+
+
+def _first_touch(sweep: Sweep, nbytes: int) -> list[str]:
+    """Where fresh pages dominate: asking for memory is cheap, writing it the first time is not."""
+    if not {"empty_like", "empty_like_copy"} <= set(sweep.methods):
+        return []
+    asked, written = sweep.get("empty_like", nbytes), sweep.get("empty_like_copy", nbytes)
+    into = sweep.get(LIMIT_METHOD, nbytes)
+    if not (_more(written, asked, factor=1 / _CHEAP) and _more(written, into, factor=_DOMINATES)):
+        return []
+    return [
+        f"At {format_size(nbytes)}, torch.empty_like(x) alone cost less than a tenth of "
+        "torch.empty_like(x).copy_(x), which cost more than twice out.copy_(x), beyond noise: asking for "
+        "the memory is cheap, and the cost comes when its pages are first written."
+    ]
+
+
+def _more(a: Cost, b: Cost, factor: float = 1.0) -> bool:
+    """Whether ``a`` cost more than ``b`` beyond noise, with a median more than ``factor`` times ``b``'s."""
+    return not overlap(a, b) and a.seconds > b.seconds and a.seconds > factor * b.seconds
+
+
+def _comparison(a: Cost, b: Cost) -> str:
+    """Put ``a`` against ``b`` in words: more or less beyond noise, or the same within noise."""
+    if overlap(a, b):
+        return f"{a.code} and {b.code} cost the same, within noise"
+    return f"{a.code} cost {'more' if a.seconds > b.seconds else 'less'} than {b.code}, beyond noise"
+
+
+def _per_fault(cost: Cost) -> str:
+    """Return the bytes of the result per page fault, to the nearest power of two (a page, mostly)."""
+    assert cost.page_faults  # only asked where there were page faults
+    return format_size(2 ** round(math.log2(cost.nbytes / cost.page_faults)))
+
+
+def _names(words: list[str]) -> str:
+    if len(words) <= 2:
+        return " and ".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# Every method's code, the longest first, so that "x.detach().clone()" is not read as "x.clone()".
+_CODES = re.compile(
+    "|".join(re.escape(_html_escape(code_of(m))) for m in sorted(METHODS, key=lambda m: -len(code_of(m))))
+)
+
+
+def _code_marked(html: str) -> str:
+    """Set each method's code in ``<code>``, as the page's own text sets code."""
+    return _CODES.sub(lambda found: f"<code>{found.group(0)}</code>", html)
