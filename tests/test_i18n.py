@@ -1,4 +1,4 @@
-"""The Chinese edition: the extension's words come from its catalogue; measured values stay out of pages' ones."""
+"""The Chinese edition: the extension's words come from its catalogue, measured values stay out of pages."""
 
 from __future__ import annotations
 
