@@ -33,6 +33,20 @@ Facts
 Detach shares storage: :tcdoc-fact:`detach/no_grad/shares_storage`.
 Built with torch :tcdoc-env:`torch`.
 Deepcopy copies .grad: :tcdoc-fact:`deepcopy/no_grad/copies_grad`.
+
+.. tcdoc-properties::
+   :operations: tolist
+   :scenarios: no_grad
+   :fields: new_object requires_grad same_dtype
+
+.. tcdoc-modules::
+
+.. tcdoc-modules::
+   :operations: state_dict module_to_float64
+   :answers:
+
+The model converted in place: :tcdoc-fact:`module_to_float64/trained_model/changes_source`.
+A list has no dtype: :tcdoc-fact:`tolist/no_grad/same_dtype`.
 """
 
 
@@ -86,11 +100,39 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(built):
     html, _ = built
     assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
     assert '<abbr title="n/a: x has no Python attributes">n/a</abbr>' in html
-    assert (
-        "n/a (does not apply) where copies .grad: x has no .grad; copies attributes: x has no Python" in html
-    )
+    assert "n/a (does not apply): x has no .grad (copies .grad); x has no Python attributes" in html
     assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
     assert tcdoc.probe("deepcopy", "parameter").properties.copies_grad is False  # a real "no" stays "no"
+
+
+def test_a_result_that_is_not_a_tensor_shows_n_a_and_why(built):
+    html, _ = built
+    assert '<abbr title="n/a: y is not a tensor">n/a</abbr>' in html
+    assert "y is not a tensor (requires_grad, same dtype)" in html
+    assert '<span class="pre">n/a:</span> <span class="pre">y</span>' in html
+
+
+def test_modules_table_and_answers_are_measured(built):
+    html, _ = built
+    for op in tcdoc.module_operations():
+        assert op.code.replace('"', "&quot;") in html
+    report = tcdoc.probe_module("module_to_float64").outcome
+    for words in tcdoc.module_answers(report).values():
+        assert words.replace("'", "\u2019") in html  # docutils' smart quotes
+    assert f'<span class="pre">{report.changes_source}</span>' in html
+    assert "x\u2019s tensors have no .grad" in html  # the optimizer rows, in the note
+
+
+def test_matrix_family_and_groups(tmp_path):
+    page = "X\n=\n\n.. tcdoc-matrix::\n   :family: in_place\n"
+    assert build(tmp_path, page) == ""
+    html = (tmp_path / "_b" / "index.html").read_text(encoding="utf-8")
+    in_place = [op.name for op in tcdoc.operations() if op.family == "in_place"]
+    assert [f'id="matrix-{name}"' in html for name in in_place] == [True] * len(in_place)
+    assert 'id="matrix-clone"' not in html
+    # Each operation has a table per group: the special tensors' properties are left out of the first.
+    assert html.count("Not shown, since they do not apply to any x of this table") >= len(in_place)
+    assert "unknown family" in build(tmp_path, "X\n=\n\n.. tcdoc-matrix::\n   :family: nope\n")
 
 
 def build(root: Path, page: str) -> str:
