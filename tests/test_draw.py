@@ -306,3 +306,22 @@ def test_directive_writes_an_image_with_alt_text_outside_the_sources(tmp_path):
         first_sentences = draw.alt_text(model).split(" Memory:")[0]
         assert first_sentences in html
     assert sorted(p.name for p in source.iterdir()) == ["conf.py", "index.rst"]
+
+
+def test_an_inference_tensor_is_drawn_without_a_version_counter():
+    with torch.inference_mode():
+        x = torch.ones(3)
+    model = draw.diagram(x, x.detach(), "x.detach()")
+    assert model.shares_version_counter is None
+    assert model.source.version is None
+    assert "Version counter: none, inference tensors have no version counter." in draw.alt_text(model)
+
+
+def test_what_cannot_be_drawn_is_refused_with_a_reason():
+    x = torch.ones(2, 2)
+    with pytest.raises(TypeError, match=r"result must be a torch\.Tensor, got list"):
+        draw.diagram(x, x.tolist())
+    with pytest.raises(ValueError, match=r"tcdoc\.draw draws strided tensors only"):
+        draw.diagram(x.to_sparse(), x.to_sparse())
+    with pytest.raises(TypeError, match=r"x.tolist\(\) returns a list, not a tensor"):
+        draw.diagrams(["tolist"], "no_grad")

@@ -212,10 +212,16 @@ def test_registry_has_every_required_name():
         "new_tensor", "as_tensor", "to_same_dtype", "to_float64", "to_copy", "contiguous", "view",
         "reshape", "numpy_roundtrip", "save_load", "parameter_wrap", "cpu", "clone_contiguous_format",
         "cuda", "to_cuda",
+        # The look-alikes of issue 18.
+        "float", "double", "type_float32", "clone_channels_last", "torch_clone", "index", "slice", "T",
+        "permute", "expand", "cat", "stack", "add_zero", "detach_", "requires_grad_", "tolist",
+        "tensor_from_list", "numpy_direct", "share_memory_", "pin_memory", "to_cuda_non_blocking",
+        "empty_like_copy",
     }  # fmt: skip
     required_scenarios = {
         "leaf_requires_grad", "non_leaf", "no_grad", "parameter", "strided_view", "channels_last",
         "parameter_with_attribute", "cuda",
+        "inference", "conj", "expanded", "hooked", "integer", "sparse", "zero_dim", "subclass",
     }  # fmt: skip
     assert required_ops <= {op.name for op in tcdoc.operations(include_unavailable=True)}
     assert required_scenarios <= {s.name for s in tcdoc.scenarios(include_unavailable=True)}
@@ -235,6 +241,38 @@ def test_scenarios_build_what_they_say():
     assert isinstance(full, torch.nn.Parameter)
     assert full.grad is not None
     assert vars(full)
+    assert tcdoc.get_scenario("inference").build(cpu).is_inference()
+    assert tcdoc.get_scenario("conj").build(cpu).is_conj()
+    assert 0 in tcdoc.get_scenario("expanded").build(cpu).stride()
+    assert tcdoc.get_scenario("hooked").build(cpu)._backward_hooks
+    assert not tcdoc.get_scenario("integer").build(cpu).is_floating_point()
+    assert tcdoc.get_scenario("sparse").build(cpu).is_sparse
+    assert tcdoc.get_scenario("zero_dim").build(cpu).dim() == 0
+    subclass = tcdoc.get_scenario("subclass").build(cpu)
+    assert type(subclass) is not torch.Tensor
+    assert isinstance(subclass, torch.Tensor)
+    # The everyday leaves own their memory: reshape() of a new tensor would be a view of it.
+    assert tcdoc.get_scenario("leaf_requires_grad").build(cpu)._base is None
+    assert tcdoc.get_scenario("no_grad").build(cpu)._base is None
+
+
+def test_the_registry_meets_the_reference_goal_and_groups_it():
+    from tcdoc._names import FAMILIES, SCENARIO_GROUPS
+
+    assert len(tcdoc.operations()) >= 40
+    assert len(tcdoc.scenarios()) >= 14
+    assert {op.family for op in tcdoc.operations(include_unavailable=True)} == set(FAMILIES)
+    assert {s.group for s in tcdoc.scenarios(include_unavailable=True)} == set(SCENARIO_GROUPS)
+    with pytest.raises(ValueError, match="unknown family 'misc'; choose from: copies"):
+        tcdoc.Operation("x", "x", "x", lambda x: x, family="misc")
+    with pytest.raises(ValueError, match="unknown group 'odd'; choose from: everyday, special"):
+        tcdoc.Scenario("x", "x", lambda device: torch.ones(1), group="odd")
+
+
+def test_error_messages_are_words_without_terminal_codes():
+    for row in tcdoc.matrix().rows:
+        if row.error is not None:
+            assert "\x1b" not in row.error.message, row
 
 
 # -- The matrix, its JSON and diff -----------------------------------------------------------

@@ -87,6 +87,8 @@ class TensorBox:
         Index of its storage in :attr:`Diagram.storages`.
     span
         The bytes of that storage it reaches.
+    inference
+        It is an inference tensor (made under :func:`torch.inference_mode`); its box says so.
 
     """
 
@@ -101,6 +103,7 @@ class TensorBox:
     version: int | None
     storage: int
     span: Span
+    inference: bool = False
 
     def lines(self) -> tuple[str, ...]:
         """Return the metadata lines written in the box.
@@ -117,6 +120,7 @@ class TensorBox:
             f"requires_grad={self.requires_grad}",
             f"is_leaf={self.is_leaf}",
             f"grad_fn={self.grad_fn}",
+            *(["is_inference=True"] if self.inference else []),
         )
 
 
@@ -364,6 +368,7 @@ def _box(tensor: torch.Tensor, name: str, report: tcdoc.Comparison, storage: int
         version=None if tensor.is_inference() else tensor._version,
         storage=storage,
         span=_span(tensor),
+        inference=tensor.is_inference(),
     )
 
 
