@@ -73,4 +73,4 @@ tcdoc.compare(x, x.detach().clone())
 tcdoc.environment()
 
 # %%
-# Next: :doc:`plot_02_detach` shares memory instead of copying it.
+# Next: :doc:`plot_02_detach`, which gives the same data without a copy.

@@ -68,4 +68,4 @@ tcdoc.answers(tcdoc.compare(x, x.detach()))
 tcdoc.environment()
 
 # %%
-# Next: :doc:`plot_03_deepcopy` copies everything, or refuses.
+# Next: :doc:`plot_03_deepcopy`, Python's copy of everything.

@@ -37,12 +37,15 @@ y.grad is x.grad, torch.equal(y.grad, x.grad), y.note
 y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
 
 # %%
-# 4. No history back to ``x``: ``y`` is a leaf, so gradients stop at ``y``.
+# 4. No history back to ``x``: ``y`` is a leaf, so gradients stop at ``y``. Look at the
+# values, though: a deep copy starts out with a copy of the old ``.grad``, and the backward
+# pass adds its gradient, 2, to it, so ``y.grad`` holds 3s, not 2s.
 (2 * y).sum().backward()
 y.grad
 
 # %%
-# ``x.grad`` is still the ones we set: nothing flowed back.
+# ``x.grad`` is still the ones we set: nothing flowed back. To start the copy without a
+# gradient, set ``y.grad = None`` after copying.
 x.grad
 
 # %%

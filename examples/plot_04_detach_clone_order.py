@@ -9,7 +9,7 @@ makes the same copy and warns you about it.
 """
 
 # %%
-# A leaf tensor that requires gradients, copied both ways.
+# A leaf tensor that requires gradients, and its copy made both ways.
 import torch
 
 torch.manual_seed(0)
@@ -37,7 +37,7 @@ tcdoc.compare(x, b) == tcdoc.compare(x, a)
 tcdoc.compare(x, x.clone()).grad_fn, tcdoc.compare(x, x.detach()).grad_fn
 
 # %%
-# That record is made only to be dropped. Under :func:`torch.no_grad` it is not made at all,
+# That record is made just to be dropped. Under :func:`torch.no_grad` it is not made at all,
 # whatever the order.
 with torch.no_grad():
     unrecorded = x.clone()
@@ -71,6 +71,5 @@ c.requires_grad, c.is_leaf, tcdoc.compare(x, c).gradient_flows_to_source
 tcdoc.environment()
 
 # %%
-# Why ``detach()`` shares memory and a version counter with its source:
-# :doc:`/explanation/detach`. The other ways to get a tensor's values, ``torch.tensor``
-# among them: :doc:`/explanation/look-alikes`.
+# More on ``detach()`` and its version counter: :doc:`/explanation/detach`. The other ways
+# to get a tensor's values, ``torch.tensor`` among them: :doc:`/explanation/look-alikes`.

@@ -71,6 +71,6 @@ tcdoc.environment()
 
 # %%
 # :doc:`plot_06_data_is_silent` makes the same change through ``.data``, which shares the
-# memory but not the counter: no error, and wrong gradients. Why ``detach()`` shares the
-# version counter: :doc:`/explanation/detach`; what the counter is and how to read it:
+# memory but not the counter: no error, and wrong gradients. More on ``detach()``:
+# :doc:`/explanation/detach`; what the counter is and how to read it:
 # :doc:`/explanation/four-questions`.

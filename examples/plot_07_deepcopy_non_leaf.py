@@ -90,7 +90,7 @@ type(scaled.initial_norm.grad_fn).__name__, try_deepcopy(scaled)
 # -----------------------
 # :func:`torch.nn.utils.weight_norm` replaces a layer's ``weight`` parameter by two others and
 # stores ``weight``, computed from them, as a plain attribute. Whether this torch still has
-# it, warns about it, and refuses to copy a module that uses it, is printed below.
+# it, whether it warns, and what deepcopy does with a module that uses it, is printed below.
 import warnings
 
 if hasattr(nn.utils, "weight_norm"):
@@ -171,6 +171,6 @@ import tcdoc
 tcdoc.environment()
 
 # %%
-# What deepcopy copies, and why it insists on leaves: :doc:`/explanation/deepcopy`. The
+# More on deepcopy and leaves: :doc:`/explanation/deepcopy`. The
 # copy to make of a single non-leaf tensor, ``z.detach().clone()``, is in
 # :doc:`plot_03_deepcopy`.

@@ -12,7 +12,7 @@ holds.
 # %%
 # One call, several tensors
 # -------------------------
-# A tensor and a view of part of it, copied together in one dictionary.
+# A tensor and a view of part of it, in one dictionary given to one deepcopy call.
 import copy
 
 import torch
@@ -90,6 +90,5 @@ kept["first_ten"].untyped_storage().nbytes()
 tcdoc.environment()
 
 # %%
-# Why deepcopy works this way, and what else it copies: :doc:`/explanation/deepcopy`. A
-# model whose layers share one weight, copied with the same rule:
-# :doc:`plot_11_ema_target_network`.
+# More on deepcopy: :doc:`/explanation/deepcopy`. A model whose layers use one weight
+# twice: :doc:`plot_11_ema_target_network`.

@@ -5,8 +5,8 @@ Reinforcement learning (target networks), self-supervised learning and diffusion
 (exponential moving averages of the weights) keep a second copy of a model that trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
 hand. ``copy.deepcopy(model)`` plus :func:`torch.no_grad` gives exactly that. This example
-checks each property, shows what goes wrong without ``no_grad``, and what happens to weights
-that two layers share.
+checks each property, shows what goes wrong without ``no_grad``, and what happens to a weight
+that two layers use.
 """
 
 # %%
@@ -140,5 +140,5 @@ one_by_one["head.weight"][0, 0].item(), twin.head.weight[0, 0].item()
 tcdoc.environment()
 
 # %%
-# What deepcopy does with shared objects and with ``Parameter``: :doc:`/explanation/deepcopy`.
+# More on deepcopy and ``Parameter``: :doc:`/explanation/deepcopy`.
 # Which copy to make for each purpose: :doc:`/howto/which-copy`.

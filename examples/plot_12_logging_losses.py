@@ -58,7 +58,7 @@ for inputs, targets in batches:
 total_item
 
 # %%
-# The only graph still referenced is the last batch's, through ``loss``:
+# What is still referenced is the last batch's graph, through ``loss``:
 tcdoc.graph_memory(loss)
 
 # %%

@@ -3,9 +3,9 @@
 
 Moving data between PyTorch and NumPy is often free: :meth:`torch.Tensor.numpy` and
 :func:`torch.from_numpy` hand over the same memory instead of copying it. That is fast, and
-it also means that a write on one side shows up on the other. This page shows which
-conversions share memory and which copy, why ``numpy()`` refuses a tensor that requires
-gradients, and the idiom ``.detach().cpu().numpy()``.
+it also means that a write on one side shows up on the other. This page measures each
+conversion, explains what ``numpy()`` asks of a tensor that requires gradients, and shows the
+idiom ``.detach().cpu().numpy()``.
 
 This example is about NumPy, so it needs ``numpy`` installed besides ``torch`` and ``tcdoc``.
 """
@@ -64,8 +64,8 @@ n, tcdoc.shares_memory(y, torch.from_numpy(n))
 # %%
 # ``numpy(force=True)``
 # ---------------------
-# Newer versions of PyTorch accept ``force=True``, which does the detaching and moving for
-# you. We check whether the installed torch has it instead of assuming.
+# ``numpy(force=True)`` does the detaching and moving for you. We check whether the installed
+# torch accepts it instead of assuming.
 try:
     forced = y.numpy(force=True)
 except TypeError as error:
@@ -93,4 +93,4 @@ tcdoc.environment()
 
 # %%
 # ``numpy()``, ``from_numpy`` and ``as_tensor`` next to the other ways of copying a tensor:
-# :doc:`/explanation/look-alikes`. Why ``detach()`` shares memory: :doc:`/explanation/detach`.
+# :doc:`/explanation/look-alikes`. More on ``detach()``: :doc:`/explanation/detach`.

@@ -4,7 +4,7 @@
 Many tensor operations do not copy anything: they return a *view*, a new tensor object that
 reads and writes the memory of its source with other sizes or strides. Views are why
 slicing is cheap, and also why writing into a slice changes the original. Other operations
-always copy. This page measures which is which, shows ``reshape``, which does either, and
+make a copy. This page measures which is which, shows ``reshape``, which does either, and
 the three ways to tell.
 """
 
@@ -116,4 +116,4 @@ row._base is x
 tcdoc.environment()
 
 # %%
-# How views, ``clone()`` and the other copies relate: :doc:`/explanation/look-alikes`.
+# How views relate to ``clone()`` and its look-alikes: :doc:`/explanation/look-alikes`.

@@ -10,11 +10,13 @@ shared. We run real child processes on the CPU and look at what the parent sees.
 
 This page starts its workers with the ``"fork"`` start method, in which the child begins as
 a copy of the parent and so already knows the functions defined in this script. That keeps
-the example one short file, but ``"fork"`` exists only on Linux and macOS (where Python
-advises against it). The other two methods start a fresh Python that must import the worker
-function from a module, and the script's top level must sit under
-``if __name__ == "__main__":``. By default Python uses ``"spawn"`` on Windows and macOS, and
-``"forkserver"`` on Linux from Python 3.14 (``"fork"`` before).
+the example one short file, but ``"fork"`` exists only on POSIX systems, Linux and macOS
+among them, and Python's documentation calls it unsafe on macOS. The other two methods start
+a fresh Python that must import the worker function from a module, and the script's top
+level must sit under ``if __name__ == "__main__":``. By default Python uses ``"spawn"`` on
+Windows and macOS, and ``"forkserver"`` on Linux from Python 3.14 (``"fork"`` before), as
+`Python's documentation
+<https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods>`_ explains.
 """
 
 # %%

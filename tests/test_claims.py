@@ -1,386 +1,374 @@
-"""The prose claims on the pages that are not rendered from the probe, each checked against this torch.
+"""Every sentence on the site that states what torch does is checked.
 
-Every test names the page and quotes (or paraphrases) the sentence it checks. A sentence that
-stops being true fails here, so the page is fixed before it is published.
+The claims registry (``tcdoc/_site_claims.py``, rules in ``tcdoc/_claims.py``) holds each such
+sentence with its check. These tests run every check, make sure the pages render the claims
+and the examples quote them word for word, show that a claim made false by changing its words
+fails, and scan every page and example for sentences that state a torch fact with no check
+behind them.
 """
 
 from __future__ import annotations
 
-import copy
-import io
-import warnings
+import dataclasses
+import re
+from pathlib import Path
 
 import pytest
-import torch
-import torch.autograd.forward_ad as fwAD
 
 import tcdoc
+from tcdoc._claims import Claim, Every, Only, claims, example_text, get_claim, plain, quoted, verify
+from tcdoc._site_claims import CLAIMS
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted((ROOT / "docs").glob("[!_]*/**/*.md")) + sorted((ROOT / "docs").glob("*.md"))
+EXAMPLES = sorted((ROOT / "examples").rglob("*.py"))
 
 
-def saved_output_changed_through(reach) -> torch.Tensor | RuntimeError:
-    """Zero sigmoid's saved output through ``reach(output)``; return a's gradient or the error.
+@pytest.fixture(scope="module")
+def matrix() -> tcdoc.Matrix:
+    return tcdoc.matrix()
 
-    The change is made under no_grad, as code that means to change values would make it.
+
+def rendered_ids() -> dict[str, list[str]]:
+    """Map each claim id that a page renders to the pages that render it."""
+    found: dict[str, list[str]] = {}
+    for page in PAGES:
+        for claim_id in re.findall(r"\{tcdoc-claim\}`([^`]+)`", page.read_text(encoding="utf-8")):
+            found.setdefault(claim_id, []).append(page.relative_to(ROOT).as_posix())
+    return found
+
+
+# -- Each claim holds, and is shown ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("claim", claims(), ids=lambda claim: claim.id)
+def test_claim_holds(claim, matrix):
+    verdict = verify(claim, matrix)
+    if verdict.held is None:
+        pytest.skip(str(verdict))
+    assert verdict.held, str(verdict)
+
+
+def test_every_claim_is_rendered_or_quoted():
+    rendered = rendered_ids()
+    unused = [claim.id for claim in claims() if claim.id not in rendered and not claim.quoted_in]
+    assert not unused, f"claims that no page renders and no example quotes: {unused}"
+
+
+def test_every_rendered_claim_exists():
+    known = {claim.id for claim in claims()}
+    unknown = {claim_id: pages for claim_id, pages in rendered_ids().items() if claim_id not in known}
+    assert not unknown
+
+
+@pytest.mark.parametrize("claim", [c for c in claims() if c.quoted_in], ids=lambda claim: claim.id)
+def test_quoted_claims_are_quoted_word_for_word(claim):
+    for name in claim.quoted_in:
+        script = ROOT / "examples" / name
+        assert script.is_file(), f"{claim.id} names {name}, which is no example"
+        text = "\n\n".join(example_text(script.read_text(encoding="utf-8")))
+        assert quoted(claim, text), f"{name} does not quote {claim.id}: {plain(claim.text)!r}"
+
+
+def test_claim_ids_name_their_page_and_are_unique():
+    ids = [claim.id for claim in claims()]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z0-9_-]+\.[a-z0-9-]+", claim_id) for claim_id in ids)
+
+
+QUANTIFIERS = re.compile(r"\b(only|never|always)\b", re.IGNORECASE)
+
+
+def test_quantified_claims_say_what_their_check_covers():
+    vague = [claim.id for claim in claims() if QUANTIFIERS.search(plain(claim.text)) and not claim.scope]
+    assert not vague, f"claims that quantify without a scope (registry, or the condition stated): {vague}"
+
+
+def test_an_unknown_claim_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"no claim 'clone\.nope'; this page's are: clone\."):
+        get_claim("clone.nope")
+
+
+# -- A claim made false by its words fails ---------------------------------------------------
+
+SHARES_BOTH = next(
+    item for item in CLAIMS if isinstance(item, Only) and item.id.endswith("only-detach-of-these")
+)
+
+
+def test_the_old_only_detach_sentence_is_false(matrix):
+    # "Only x.detach() shares both the memory and the counter", over every operation tcdoc knows.
+    old = dataclasses.replace(SHARES_BOTH, among=None)
+    verdict = verify(old.claim(), matrix)
+    assert verdict.held is False
+    assert "view" in verdict.detail
+    assert "parameter_wrap" in verdict.detail
+    assert old.claim().text.startswith("Of every operation tcdoc knows, on `leaf_requires_grad`, only")
+
+
+@pytest.mark.parametrize("item", [c for c in CLAIMS if isinstance(c, Only)], ids=lambda item: item.id)
+def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
+    assert verify(item.claim(), matrix).held
+    among = item.among or tuple(op.name for op in tcdoc.operations())
+    outsider = next(name for name in among if name not in item.ops)
+    widened = dataclasses.replace(item, ops=(*item.ops, outsider))
+    assert verify(widened.claim(), matrix).held is False
+    assert outsider in plain(widened.claim().text)  # the words changed with the data
+    if len(item.ops) > 1:
+        narrowed = dataclasses.replace(item, ops=item.ops[1:])
+        assert verify(narrowed.claim(), matrix).held is False
+
+
+@pytest.mark.parametrize("item", [c for c in CLAIMS if isinstance(c, Every)], ids=lambda item: item.id)
+def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
+    assert verify(item.claim(), matrix).held
+    for field, value in item.expected.items():
+        if isinstance(value, bool):
+            flipped = dataclasses.replace(item, expected={**item.expected, field: not value})
+            assert verify(flipped.claim(), matrix).held is False, field
+
+
+def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
+    detach = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-memory")
+    assert detach.scenarios is None
+    assert "every kind of `x` tcdoc builds" in detach.claim().text
+    # A matrix with a scenario where detach() copies: the same claim must now fail.
+    row = matrix.get("detach", "no_grad")
+    copied = dataclasses.replace(
+        row, scenario="no_grad", outcome=dataclasses.replace(row.properties, new_bytes=24)
+    )
+    changed = dataclasses.replace(matrix, rows=tuple(copied if r is row else r for r in matrix.rows))
+    assert verify(detach.claim(), changed).held is False
+
+
+def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
+    from tcdoc._claims import EVERYDAY
+
+    counter = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-both")
+    assert counter.scenarios == EVERYDAY
+    assert counter.claim().text.startswith("On every everyday kind of `x` tcdoc builds,")
+
+    def with_counter(scenario: str, value: object) -> tcdoc.Matrix:
+        row = matrix.get("detach", scenario)
+        changed = dataclasses.replace(
+            row, outcome=dataclasses.replace(row.properties, shares_version_counter=value)
+        )
+        return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
+
+    assert verify(counter.claim(), with_counter("inference", False)).held  # a special tensor: not claimed
+    assert verify(counter.claim(), with_counter("no_grad", False)).held is False
+
+
+def test_an_only_claim_must_say_only():
+    weaker = Only("x.y", "Of {among}, on {scenarios}, {ops} shares memory", ("detach",), lambda c: True)
+    with pytest.raises(ValueError, match=r"must say 'only \{ops\}'"):
+        weaker.claim()
+
+
+def test_a_template_that_leaves_out_its_condition_is_refused():
+    hidden = Only(
+        "x.y", "Only {ops} shares memory", ("detach",), lambda c: c.shares_storage, scenarios=("no_grad",)
+    )
+    with pytest.raises(ValueError, match=r"must say \{among\}"):
+        hidden.claim()
+    hidden_scenarios = Every("x.y", "{ops} never copies", ("detach",), {"new_bytes": 0})
+    with pytest.raises(ValueError, match=r"must say \{scenarios\}"):
+        hidden_scenarios.claim()
+
+
+def test_a_free_form_claim_is_false_when_its_check_fails(matrix):
+    def fails(matrix):
+        tcdoc._claims.expect(False, "the words say more than torch does")
+
+    verdict = verify(Claim("x.y", "Something torch does", fails), matrix)
+    assert (verdict.held, verdict.detail) == (False, "the words say more than torch does")
+    assert str(verdict) == "x.y: FALSE: the words say more than torch does"
+
+
+def test_a_claim_that_needs_a_missing_package_is_not_checked(matrix, monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "numpy", None)
+    verdict = verify(get_claim("look-alikes.numpy-shares"), matrix)
+    assert verdict.held is None
+    assert verdict.detail == "needs numpy"
+
+
+# -- No torch fact without a check: the scan -------------------------------------------------
+
+TRIGGERS = re.compile(
+    r"\b(only|never|always|fail(?:s|ed)?|rais(?:e|es|ed)|shares?|shared|copies|copied|refus\w*|drops?|dropped)\b",
+    re.IGNORECASE,
+)
+"""Words that state what torch does (or does not do) with a copy; a sentence with one needs a check."""
+
+HISTORY = re.compile(
+    r"\b(used to|previously"
+    r"|(?:older|newer|earlier|later) (?:releases?|versions?|pytorch|torch)"
+    r"|(?:torch|pytorch|python)\s+\d"
+    r"|(?:since|before|until)\s+(?:version|release|torch|pytorch|python|pull request|\d))",
+    re.IGNORECASE,
+)
+"""Words that say when something changed; a sentence with one links its source."""
+
+EXEMPT: dict[str, dict[str, str]] = {
+    "docs/howto/which-copy.md": {
+        "Use torch.from_numpy to share memory": "advice; the Why line below is the claim it rests on",
+    },
+    "docs/reference/cli.md": {
+        "error is": "describes tcdoc's JSON layout, not torch",
+        "not_run is": "describes tcdoc's JSON layout, not torch",
+        "The tables print that as n/a": "describes tcdoc's tables, not torch",
+    },
+    "docs/reference/matrix.md": {
+        "Where an operation raised an exception": "describes the table, not torch",
+        "A cell that says": "describes the table, not torch",
+    },
+    "docs/reference/further-reading.md": {
+        "torch.Tensor.detach and torch.Tensor.detach_:": "says what a linked page covers",
+        "torch.tensor, torch.Tensor.new_tensor and torch.as_tensor:": "says what a linked page covers",
+        "torch.Tensor.numpy and torch.from_numpy:": "says what a linked page covers",
+        "torch.Tensor.share_memory_ and torch.multiprocessing:": "says what a linked page covers",
+        "torch/_tensor.py:": "says what a linked source file holds",
+        "c10/core/TensorImpl.h:": "says what a linked source file holds",
+    },
+    "docs/explanation/detach.md": {
+        "Older releases refused such changes": "history, with its source linked in the sentence",
+    },
+    "examples/plot_17_multiprocessing.py": {
+        "That keeps the example one short file": "about Python's start methods, not torch; sourced below",
+    },
+    "examples/plot_19_cost.py": {
+        "Choosing between clone(), detach() and copy.deepcopy": "about training loops, not torch",
+        "Each method's share of the limit": "'share' is a noun: the measured fraction printed below",
+        "A share above 100 % is possible": "'share' is a noun; about the machine's caches, not torch",
+        "In one line, from this run": "'share' is a noun: a figure the run prints",
+        "Which copy to pick in the first place": "links to pages whose claims are checked there",
+    },
+}
+"""Sentences with a trigger word that state no torch fact of this build, each with the reason."""
+
+
+def myst_paragraphs(text: str) -> list[str]:
+    """The prose of a MyST page, one string per paragraph or list item.
+
+    Code and directive blocks, headings, comments and quotations of sources are left out. A
+    paragraph followed by a ``tcdoc-run`` that must raise (``:raises:``) is checked by that
+    snippet, which fails the build when it does not raise: its raise words are marked checked.
     """
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    b = a.sigmoid()
-    with torch.no_grad():
-        reach(b).zero_()
-    try:
-        b.sum().backward()
-    except RuntimeError as error:
-        return error
-    return a.grad
-
-
-# -- explanation/four-questions.md -------------------------------------------------------------
-
-
-def test_four_questions_only_detach_shares_memory_and_counter():
-    # "Only x.detach() shares both the memory and the counter; x.data and copy.copy(x) share the
-    # memory without the counter, which is why in-place changes through them escape autograd's checks."
-    both = [
-        op.name
-        for op in tcdoc.operations()
-        if (row := tcdoc.probe(op, "leaf_requires_grad")).properties is not None
-        and row.properties.new_object
-        and row.properties.shares_storage
-        and row.properties.shares_version_counter
-        and row.properties.result_type == "Tensor"
-        and not row.properties.requires_grad
-    ]
-    assert "detach" in both
-    assert not isinstance(saved_output_changed_through(lambda b: b.data), RuntimeError)
-    assert not isinstance(saved_output_changed_through(copy.copy), RuntimeError)
-    assert isinstance(saved_output_changed_through(lambda b: b.detach()), RuntimeError)
-
-
-def test_four_questions_counter_is_shared_with_detach_not_clone():
-    # "One in-place change to d moved the counter of x as well ...; the counter of c did not move."
-    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
-    d, c = x.detach(), x.clone()
-    before = (x._version, c._version)
-    d.add_(1)
-    assert x._version == before[0] + 1
-    assert c._version == before[1]
-
-
-# -- explanation/clone.md -----------------------------------------------------------------------
-
-
-def test_clone_prefers_detach_first_same_result():
-    # "Both orders end in the same place, a new leaf with its own memory and no history."
-    x = torch.ones(3, requires_grad=True)
-    for y in (x.detach().clone(), x.clone().detach()):
-        assert y.is_leaf
-        assert not y.requires_grad
-        assert y.grad_fn is None
-        assert not tcdoc.shares_memory(x, y)
-
-
-def test_clone_materialises_expand():
-    # "The expanded tensor holds 12 bytes behind its 3000 elements; its clone holds 4 bytes for each one."
-    e = torch.ones(3, 1).expand(3, 1000)
-    assert e.untyped_storage().nbytes() == 3 * 4
-    assert e.clone().untyped_storage().nbytes() == e.numel() * e.element_size()
-
-
-# -- explanation/detach.md ----------------------------------------------------------------------
-
-
-def test_detach_allows_metadata_changes_on_the_result():
-    # "Torch <version> ... allows such changes" (d.unsqueeze_(0) leaves x's shape alone).
-    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
-    d = x.detach()
-    d.unsqueeze_(0)
-    assert (x.shape, d.shape) == (torch.Size([2, 3]), torch.Size([1, 2, 3]))
-
-
-def test_detach_in_place_makes_a_leaf_and_refuses_views():
-    # "detach_() is the in-place variant, which turns x itself into a leaf."
-    # further-reading.md: "the in-place variant's limits on views."
-    x = torch.ones(3, requires_grad=True) * 2
-    assert not x.is_leaf
-    x.detach_()
-    assert x.is_leaf
-    assert not x.requires_grad
-    base = torch.ones(4, requires_grad=True) * 2
-    with pytest.raises(RuntimeError, match="view"):
-        base[1:].detach_()
-
-
-def test_detach_then_requires_grad_stops_gradients():
-    # "The gradient landed in d.grad and x.grad stayed None."
-    x = torch.ones(3, requires_grad=True)
-    d = x.detach().requires_grad_()
-    (d * 5).sum().backward()
-    assert d.grad is not None
-    assert x.grad is None
-
-
-def test_detach_drops_forward_tangent_clone_keeps_it():
-    # detach.md and which-copy.md: "the clone keeps the tangent and detach() drops it";
-    # "x.detach().clone(), whose tangent is gone."
-    with warnings.catch_warnings(), fwAD.dual_level():
-        warnings.simplefilter("ignore", DeprecationWarning)  # raised inside torch, not by this code
-        primal = fwAD.make_dual(torch.ones(2), torch.full((2,), 3.0))
-        assert fwAD.unpack_dual(primal.clone()).tangent is not None
-        assert fwAD.unpack_dual(primal.detach()).tangent is None
-        assert fwAD.unpack_dual(primal.detach().clone()).tangent is None
-
-
-# -- explanation/deepcopy.md --------------------------------------------------------------------
-
-
-def test_deepcopy_module_with_non_leaf_attribute_and_the_fix():
-    # "Keeping self.weight.detach() * 2, or not keeping the tensor at all, makes the module copyable."
-    class Scaled(torch.nn.Module):
-        def __init__(self, detach: bool) -> None:
-            super().__init__()
-            self.weight = torch.nn.Parameter(torch.ones(3))
-            self.detach = detach
-
-        def forward(self, inputs: torch.Tensor) -> torch.Tensor:
-            self.scale = (self.weight.detach() if self.detach else self.weight) * 2
-            return inputs * self.scale
-
-    broken, fixed = Scaled(detach=False), Scaled(detach=True)
-    broken(torch.ones(3))
-    fixed(torch.ones(3))
-    with pytest.raises(RuntimeError, match="graph leaves"):
-        copy.deepcopy(broken)
-    copy.deepcopy(fixed)
-
-
-def test_deepcopy_old_weight_norm_fails_parametrization_does_not():
-    # "The old torch.nn.utils.weight_norm is the best-known case ... its replacement ... does not."
-    # further-reading.md: pull request 103001 is the hint in the error message.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)  # the old weight_norm is deprecated
-        old = torch.nn.utils.weight_norm(torch.nn.Linear(3, 2))
-    old(torch.ones(1, 3))
-    with pytest.raises(RuntimeError, match="103001"):
-        copy.deepcopy(old)
-    new = torch.nn.utils.parametrizations.weight_norm(torch.nn.Linear(3, 2))
-    new(torch.ones(1, 3))
-    copy.deepcopy(new)
-
-
-def test_deepcopy_aliasing_within_one_call_only():
-    # "Two separate calls ... would give two unrelated copies." which-copy.md: "deepcopy keeps
-    # aliasing within a call, and only within it."
-    base = torch.arange(4.0)
-    view = base[1:]
-    one_base, one_view = copy.deepcopy([base, view])
-    assert tcdoc.shares_memory(one_base, one_view)
-    two_base, two_view = copy.deepcopy(base), copy.deepcopy(view)
-    assert not tcdoc.shares_memory(two_base, two_view)
-    assert torch.equal(base, torch.arange(4.0))
-
-
-def test_deepcopy_slice_copies_whole_storage():
-    # "Ten elements cost 4000 bytes through deepcopy and 40 through a clone."
-    # which-copy.md: "keeping the slice itself keeps all of big alive."
-    big = torch.arange(1000.0)
-    part = big[:10]
-    assert copy.deepcopy(part).untyped_storage().nbytes() == big.untyped_storage().nbytes()
-    assert part.clone().untyped_storage().nbytes() == 10 * part.element_size()
-    assert part.untyped_storage().nbytes() == big.untyped_storage().nbytes()
-
-
-def test_deepcopy_module_keeps_ties_and_copies_buffers():
-    # "copies every parameter and buffer once, so weights that were tied stay tied in the copy."
-    model = torch.nn.Sequential(torch.nn.Embedding(5, 3), torch.nn.Linear(3, 5, bias=False))
-    model[1].weight = model[0].weight
-    model.register_buffer("steps", torch.zeros(1))
-    twin = copy.deepcopy(model)
-    assert twin[1].weight is twin[0].weight
-    assert twin[0].weight is not model[0].weight
-    assert not tcdoc.shares_memory(twin.steps, model.steps)
-
-
-# -- explanation/look-alikes.md -----------------------------------------------------------------
-
-
-def test_data_gives_silently_wrong_gradient():
-    # "No error, and a gradient of zero": sigmoid's derivative s * (1 - s) at the zeroed s.
-    grad = saved_output_changed_through(lambda b: b.data)
-    assert isinstance(grad, torch.Tensor)
-    assert torch.equal(grad, torch.zeros(2))
-    right = torch.tensor([1.0, 2.0]).sigmoid()
-    assert not torch.allclose(grad, right * (1 - right))
-
-
-def test_numpy_round_trip_escapes_the_version_counter():
-    # "in-place changes through NumPy escape autograd's checks just as .data does."
-    grad = saved_output_changed_through(lambda b: torch.from_numpy(b.detach().numpy()))
-    assert isinstance(grad, torch.Tensor)
-
-
-def test_state_dict_holds_detached_references():
-    # "state_dict() returns the module's own tensors, detached, not copies of them."
-    # which-copy.md: "best = model.state_dict() keeps changing as training continues."
-    model = torch.nn.Linear(2, 1)
-    saved = model.state_dict()
-    assert tcdoc.shares_memory(saved["weight"], model.weight)
-    assert not saved["weight"].requires_grad
-    best = copy.deepcopy(model.state_dict())
-    with torch.no_grad():
-        model.weight.add_(1.0)
-    assert torch.equal(saved["weight"], model.weight)
-    assert not torch.equal(best["weight"], model.weight)
-
-
-def test_parameter_wrap_of_a_clone_is_separate():
-    # "To make a parameter from values you want to keep separate, wrap a clone."
-    x = torch.ones(3)
-    p = torch.nn.Parameter(x.detach().clone())
-    assert not tcdoc.shares_memory(x, p)
-
-
-# -- howto/which-copy.md ------------------------------------------------------------------------
-
-
-def test_accumulating_losses_keeps_every_graph():
-    # "total_loss += loss keeps one graph alive per iteration"; loss.item() keeps none.
-    w = torch.ones(3, requires_grad=True)
-    total = torch.zeros(())
-    number = 0.0
-    for step in range(4):
-        loss = (w * step).sum()
-        total += loss
-        number += loss.item()
-    assert isinstance(number, float)
-    sums, stack, seen = 0, [total.grad_fn], set()
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in seen:
+    paragraphs: list[str] = []
+    current: list[str] = []
+    lines = text.splitlines()
+    fence: str | None = None
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if fence is not None:
+            if stripped == fence:
+                fence = None
             continue
-        seen.add(id(node))
-        sums += type(node).__name__ == "SumBackward0"
-        stack.extend(child for child, _ in node.next_functions)
-    assert sums == 4
+        opening = re.match(r"(`{3,}|:{3,})", stripped)
+        if opening:
+            if current:
+                paragraphs.append(" ".join(current))
+                current = []
+            fence = opening.group(1)
+            if stripped.startswith(f"{fence}{{tcdoc-run}}") and any(
+                option.strip().startswith(":raises:") for option in lines[number + 1 : number + 4]
+            ):
+                paragraphs[-1] = TRIGGERS.sub("CHECKED", paragraphs[-1]) if paragraphs else ""
+            continue
+        new_item = re.match(r"(\s*)([-*]|\d+\.)\s", line)
+        if not stripped or stripped.startswith(("#", "%", ">")) or new_item:
+            if current:
+                paragraphs.append(" ".join(current))
+                current = []
+            if new_item:
+                current.append(line[new_item.end() :].strip())
+            continue
+        current.append(stripped)
+    if current:
+        paragraphs.append(" ".join(current))
+    return paragraphs
 
 
-def test_requires_grad_false_on_a_non_leaf_raises():
-    # "setting requires_grad=False on a tensor in the middle of the graph raises an error."
-    y = torch.ones(3, requires_grad=True) * 2
-    with pytest.raises(RuntimeError, match="leaf variables"):
-        y.requires_grad = False
+def words_seen(paragraph: str) -> str:
+    """The words a reader sees, with claims and measured errors replaced by markers."""
+    paragraph = re.sub(r"\{tcdoc-claim\}`[^`]*`", "CLAIM", paragraph)
+    paragraph = re.sub(r"\b(raises|raised|fails)\s+\{tcdoc-fact\}`[^`]*/error(\.type)?`", "CLAIM", paragraph)
+    paragraph = re.sub(r"\{tcdoc-(fact|env)\}`[^`]*`", "MEASURED", paragraph)
+    return plain(paragraph)
 
 
-def test_no_grad_in_place_is_counted_data_is_not():
-    # "the change is made in place on the real tensor, and the version counter still records it."
-    # "p.data.copy_(...) skips the version counter."
-    p = torch.nn.Parameter(torch.ones(3))
-    before = p._version
-    with torch.no_grad():
-        p.copy_(torch.zeros(3))
-    assert p._version == before + 1
-    p.data.copy_(torch.ones(3))
-    assert p._version == before + 1
+def sentences(paragraph: str) -> list[str]:
+    parts = re.split(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.!?])\s+", paragraph)
+    return [part.strip() for part in parts if part.strip()]
 
 
-def test_torch_tensor_warns_and_copies():
-    # "torch.tensor(x) gives the same result with a UserWarning recommending exactly this."
-    x = torch.ones(3, requires_grad=True)
-    with pytest.warns(UserWarning, match=r"detach\(\)\.clone\(\)"):
-        y = torch.tensor(x)
-    assert not y.requires_grad
-    assert not tcdoc.shares_memory(x, y)
+def uncovered(path: Path, prose: list[str]) -> list[str]:
+    relative = path.relative_to(ROOT).as_posix()
+    exempt = EXEMPT.get(relative, {})
+    found = []
+    for paragraph in prose:
+        for sentence in sentences(paragraph):
+            if sentence.endswith("?") or not TRIGGERS.search(sentence):
+                continue
+            if any(sentence.startswith(start) for start in exempt):
+                continue
+            found.append(f"{relative}: {sentence}")
+    return found
 
 
-def test_detach_alone_follows_later_updates():
-    # "x.detach() alone follows every later in-place update of x."
-    x = torch.zeros(3)
-    alias, snapshot = x.detach(), x.detach().clone()
-    x.add_(1)
-    assert torch.equal(alias, x)
-    assert not torch.equal(snapshot, x)
+def example_prose(path: Path) -> list[str]:
+    """An example's text, less the claims it quotes (they are checked), as the reader sees it."""
+    text = "\n\n".join(example_text(path.read_text(encoding="utf-8")))
+    seen = plain(re.sub(r"\n\s*\n|\n\s*[*-]\s", "\n\nPARAGRAPH ", text))
+    name = path.relative_to(ROOT / "examples").as_posix()
+    for claim in claims():
+        if name in claim.quoted_in:
+            seen = seen.replace(plain(claim.text), "CLAIM")
+    return [paragraph.removeprefix("PARAGRAPH ") for paragraph in seen.split("PARAGRAPH ")]
 
 
-def test_numpy_refuses_grad_and_shares_memory():
-    # "numpy() refuses tensors that require gradients, and on the CPU the array shares the memory."
-    x = torch.ones(3, requires_grad=True)
-    with pytest.raises(RuntimeError, match="requires grad"):
-        x.numpy()
-    t = torch.zeros(3)
-    array = t.numpy()
-    array[0] = 5.0
-    assert t[0].item() == 5.0
+def test_no_page_states_a_torch_fact_without_a_check():
+    found = [
+        line
+        for page in PAGES
+        for line in uncovered(page, list(map(words_seen, myst_paragraphs(page.read_text(encoding="utf-8")))))
+    ]
+    assert not found, (
+        "sentences that state a torch fact with no claim or measurement behind them:\n" + "\n".join(found)
+    )
 
 
-def test_from_numpy_shares_tensor_copies_as_tensor_depends_on_dtype():
-    # "torch.from_numpy to share memory, or torch.tensor(array) for a copy"; "torch.as_tensor, which
-    # shares or copies depending on the array's dtype."
-    np = pytest.importorskip("numpy")
-    array = np.zeros(3, dtype=np.float32)
-    shared, copied = torch.from_numpy(array), torch.tensor(array)
-    same_dtype, other_dtype = torch.as_tensor(array), torch.as_tensor(array, dtype=torch.float64)
-    array[0] = 7.0
-    assert shared[0].item() == 7.0
-    assert copied[0].item() == 0.0
-    assert same_dtype[0].item() == 7.0
-    assert other_dtype[0].item() == 0.0
+def test_no_example_states_a_torch_fact_without_a_check():
+    found = [line for example in EXAMPLES for line in uncovered(example, example_prose(example))]
+    assert not found, "sentences that state a torch fact with no claim behind them:\n" + "\n".join(found)
 
 
-def test_clone_always_copies_and_keeps_layout():
-    # "clone() always copies and keeps the layout unless told otherwise."
-    x = torch.zeros(2, 3, 4, 4).to(memory_format=torch.channels_last)
-    y = x.clone()
-    assert not tcdoc.shares_memory(x, y)
-    assert y.is_contiguous(memory_format=torch.channels_last)
-    assert x.clone(memory_format=torch.contiguous_format).is_contiguous()
+def test_every_exemption_still_matches_a_sentence():
+    stale = []
+    for relative, starts in EXEMPT.items():
+        path = ROOT / relative
+        prose = (
+            example_prose(path)
+            if path.suffix == ".py"
+            else list(map(words_seen, myst_paragraphs(path.read_text(encoding="utf-8"))))
+        )
+        seen = [sentence for paragraph in prose for sentence in sentences(paragraph)]
+        stale += [f"{relative}: {start}" for start in starts if not any(s.startswith(start) for s in seen)]
+    assert not stale
 
 
-def test_save_keeps_views_saved_together():
-    # "saving keeps view relationships between the tensors saved together, and so writes the whole
-    # storage behind a slice."
-    base = torch.arange(10_000.0)
-    buffer = io.BytesIO()
-    torch.save([base, base[:2]], buffer)
-    buffer.seek(0)
-    loaded_base, loaded_view = torch.load(buffer)
-    assert tcdoc.shares_memory(loaded_base, loaded_view)
-    small, whole = io.BytesIO(), io.BytesIO()
-    torch.save(base[:2].clone(), small)
-    torch.save(base[:2], whole)
-    assert len(whole.getvalue()) - len(small.getvalue()) >= 9_000 * base.element_size()
-
-
-def test_to_returns_self_or_copies_and_keeps_graph():
-    # "to() returns x itself when nothing changes, and a new tensor, still in the graph, when it moves";
-    # "add copy=True when you need a copy even if x is already there."
-    x = torch.ones(3, requires_grad=True)
-    assert x.to(x.device) is x
-    assert x.cpu() is x
-    forced = x.to(x.device, copy=True)
-    assert forced is not x
-    assert forced.grad_fn is not None
-    assert not tcdoc.shares_memory(x, forced)
-
-
-def test_share_memory_is_seen_by_another_process():
-    # "a tensor in shared memory is passed to other processes without a copy, and their writes are
-    # visible to every process."
-    mp = torch.multiprocessing.get_context("spawn")
-    x = torch.zeros(3).share_memory_()
-    assert x.is_shared()
-    worker = mp.Process(target=_fill_with_ones, args=(x,))
-    worker.start()
-    worker.join(timeout=120)
-    assert worker.exitcode == 0
-    assert torch.equal(x, torch.ones(3))
-
-
-def _fill_with_ones(tensor: torch.Tensor) -> None:
-    tensor.fill_(1.0)
-
-
-@pytest.mark.parametrize("size", [10, 100_000])
-def test_view_costs_no_memory_copy_costs_its_bytes(size):
-    # "a view costs nothing whatever the size, and every copy costs ... memory in proportion to the
-    # bytes it writes." (Time is measured by the cost example, not asserted here.)
-    x = torch.ones(size)
-    assert tcdoc.compare(x, x.detach()).new_bytes == 0
-    assert tcdoc.compare(x, x.detach().clone()).new_bytes == size * x.element_size()
+def test_history_sentences_link_their_source():
+    unsourced = []
+    for page in PAGES:
+        for paragraph in myst_paragraphs(page.read_text(encoding="utf-8")):
+            for sentence in sentences(re.sub(r"\{tcdoc-[a-z]+\}`[^`]*`", "MEASURED", paragraph)):
+                if HISTORY.search(plain(re.sub(r"\]\([^)]*\)", "]", sentence))) and "](http" not in sentence:
+                    unsourced.append(f"{page.relative_to(ROOT)}: {sentence}")
+    for example in EXAMPLES:
+        for block in example_text(example.read_text(encoding="utf-8")):
+            for sentence in sentences(" ".join(block.split())):
+                if HISTORY.search(plain(re.sub(r"<http[^>]*>`_", "`", sentence))) and "<http" not in sentence:
+                    unsourced.append(f"{example.relative_to(ROOT)}: {sentence}")
+    assert not unsourced, "sentences about when something changed, without their source:\n" + "\n".join(
+        unsourced
+    )

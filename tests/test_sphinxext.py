@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -100,7 +102,8 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(built):
     html, _ = built
     assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
     assert '<abbr title="n/a: x has no Python attributes">n/a</abbr>' in html
-    assert "n/a (does not apply): x has no .grad (copies .grad); x has no Python attributes" in html
+    note = "does not apply: under “copies .grad”, x has no .grad; under “copies attributes”, x has no Python"
+    assert note in html
     assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
     assert tcdoc.probe("deepcopy", "parameter").properties.copies_grad is False  # a real "no" stays "no"
 
@@ -108,7 +111,7 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(built):
 def test_a_result_that_is_not_a_tensor_shows_n_a_and_why(built):
     html, _ = built
     assert '<abbr title="n/a: y is not a tensor">n/a</abbr>' in html
-    assert "y is not a tensor (requires_grad, same dtype)" in html
+    assert "under “requires_grad”, “same dtype”, y is not a tensor" in html
     assert '<span class="pre">n/a:</span> <span class="pre">y</span>' in html
 
 
@@ -181,3 +184,94 @@ def test_unknown_fact_is_a_build_error(tmp_path):
         tmp_path, tmp_path, tmp_path / "_b", tmp_path / "_d", "html", status=None, warning=warnings
     ).build()
     assert "no field 'colour'" in warnings.getvalue()
+
+
+# -- Claims --------------------------------------------------------------------------------
+
+
+def test_a_claim_renders_its_registry_sentence(tmp_path):
+    from tcdoc._claims import get_claim, plain
+
+    page = "X\n=\n\n:tcdoc-claim:`detach.copies-nothing`.\n\n:tcdoc-claim:`look-alikes.constructors`.\n"
+    assert build(tmp_path, page) == ""
+    html = (tmp_path / "_b" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="tcdoc-claim">It copies nothing: it is a second window onto the bytes of' in html
+    assert plain(get_claim("detach.copies-nothing").text) in plain(re.sub(r"<[^>]+>", "", html))
+    # A role inside a claim is a role on the page, as it would be in the page's own words.
+    assert '<code class="xref py py-func docutils literal notranslate"><span class="pre">torch.tensor' in html
+
+
+def test_a_false_claim_is_a_build_error(tmp_path, monkeypatch):
+    from tcdoc import _claims
+    from tcdoc.sphinxext import _claims as claims_extension
+
+    def wrong(matrix):
+        _claims.expect(matrix.get("clone", "no_grad").properties.shares_storage, "clone shares no memory")
+
+    monkeypatch.setitem(
+        _claims._registry(), "test.clone-shares", _claims.Claim("test.clone-shares", "x", wrong)
+    )
+    claims_extension.verdict.cache_clear()
+    try:
+        warnings = build(tmp_path, "X\n=\n\n:tcdoc-claim:`test.clone-shares`\n")
+    finally:
+        claims_extension.verdict.cache_clear()
+    assert "ERROR: tcdoc-claim 'test.clone-shares' is false: clone shares no memory" in warnings
+
+
+def test_an_unknown_claim_is_a_build_error(tmp_path):
+    warnings = build(tmp_path, "X\n=\n\n:tcdoc-claim:`detach.nope`\n")
+    assert "tcdoc-claim: no claim 'detach.nope'; this page's are: detach." in warnings
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str]] = []
+
+    def __getattr__(self, level):
+        return lambda message, *args, **kwargs: self.messages.append((level, message % args))
+
+
+def test_quoted_claims_are_checked_when_the_example_page_is_read(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tcdoc import _claims
+    from tcdoc.sphinxext import _claims as claims_extension
+
+    examples = tmp_path / "examples"
+    examples.mkdir()
+    (examples / "plot_a.py").write_text('"""A\n=\n\nThe sky is green.\n"""\n\n# %%\n# Clones copy.\nx = 1\n')
+    never = _claims.Claim("plot_a.green", "The sky is green", lambda m: _claims.expect(False, "it is blue"))
+    held = _claims.Claim("plot_a.copy", "Clones copy", lambda m: None, quoted_in=("plot_a.py",))
+    missing = _claims.Claim("plot_a.gone", "Views copy", lambda m: None, quoted_in=("plot_a.py",))
+    never = dataclasses.replace(never, quoted_in=("plot_a.py",))
+    for claim in (never, held, missing):
+        monkeypatch.setitem(_claims._registry(), claim.id, claim)
+    recorder = _Recorder()
+    monkeypatch.setattr(claims_extension, "logger", recorder)
+    config = _Config(
+        sphinx_gallery_conf={"examples_dirs": "../examples", "gallery_dirs": "auto"},
+        tcdoc_device="cpu",
+        tcdoc_gpu_execute=False,
+    )
+    app = SimpleNamespace(
+        confdir=str(tmp_path / "docs"), config=config, env=SimpleNamespace(docname="auto/plot_a")
+    )
+    claims_extension.verdict.cache_clear()
+    try:
+        claims_extension.check_quoted_claims(app, None)
+    finally:
+        claims_extension.verdict.cache_clear()
+    assert ("error", "claim 'plot_a.green', quoted in plot_a.py, is false: it is blue") in recorder.messages
+    assert ("error", "claim 'plot_a.gone' is not quoted word for word in plot_a.py") in recorder.messages
+    assert not [m for m in recorder.messages if "plot_a.copy" in m[1]]
+
+
+class _Config:
+    """A Sphinx config stand-in: attributes, and ``in``."""
+
+    def __init__(self, **values) -> None:
+        self.__dict__.update(values)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.__dict__

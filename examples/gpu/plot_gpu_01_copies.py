@@ -1,8 +1,8 @@
 """Copies in GPU memory
 ====================
 
-On a GPU, memory runs out long before compute does, and every copy of a tensor takes its
-share. PyTorch's CUDA caching allocator keeps count of the bytes that live tensors hold, so
+On a GPU, memory runs out long before compute does, and every copy of a tensor takes some
+of it. PyTorch's CUDA caching allocator keeps count of the bytes that live tensors hold, so
 we can ask it directly what ``clone()``, ``detach()``, ``copy.deepcopy`` and
 ``detach().clone()`` each cost.
 """
@@ -47,7 +47,7 @@ copies = {
 
 # %%
 # :func:`tcdoc.compare` works the same figure out from the tensors themselves, as the bytes
-# of storage the copy holds and does not share with ``x``.
+# of storage that the copy holds apart from ``x``.
 import tcdoc
 
 {code: tcdoc.compare(x, make_copy()).new_bytes for code, make_copy in copies.items()}
@@ -75,6 +75,6 @@ without_y = torch.cuda.memory_allocated(device), torch.cuda.memory_reserved(devi
 tcdoc.environment("cuda")
 
 # %%
-# Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_02_devices.py` copies between devices.
-# The same four copies on the CPU, one question at a time, are in
+# Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_02_devices.py` moves tensors between
+# devices. The same four methods on the CPU, one question at a time, are in
 # :ref:`sphx_glr_auto_examples_plot_01_clone.py`.

@@ -24,7 +24,7 @@ x.device, g.device
 
 # %%
 # Every call, on each of the two. :func:`tcdoc.compare` measures whether the result is a new
-# object, whether it is on the source's device, whether it shares memory with the source, and
+# object, whether it is on the source's device, whether it uses the source's memory, and
 # whether a backward pass from it reaches the source.
 import tcdoc
 
@@ -79,5 +79,5 @@ tcdoc.compare(x, x.detach().to("cuda"))
 tcdoc.environment("cuda")
 
 # %%
-# Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_03_pinned.py` makes these copies faster.
+# Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_03_pinned.py` makes these transfers faster.
 # The same questions about ``detach()`` alone are in :ref:`sphx_glr_auto_examples_plot_02_detach.py`.

@@ -18,7 +18,7 @@ import tcdoc
 tcdoc.environment("cuda")
 
 # %%
-# The operations and scenarios that are listed only where CUDA is available:
+# The operations and scenarios that tcdoc lists where CUDA is available, and not elsewhere:
 (
     [op.code for op in tcdoc.operations() if op.needs_cuda],
     [scenario.name for scenario in tcdoc.scenarios() if scenario.needs_cuda],
@@ -40,7 +40,7 @@ for row in result.rows:
 
 # %%
 # The ``tcdoc`` command asks the same with ``--device cuda``, which builds every source
-# tensor on the GPU. Here it is for four copies of a leaf and of a non-leaf.
+# tensor on the GPU. Here it is for four methods on a leaf and on a non-leaf.
 from tcdoc.cli import main
 
 options = ["--device", "cuda", "--scenario", "leaf_requires_grad", "--scenario", "non_leaf"]

@@ -18,6 +18,9 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
+- ``{tcdoc-claim}`id``: a sentence about torch from the claims registry (``tcdoc._claims``),
+  checked in the build (a false claim is a build error); the claims an example quotes are checked
+  when its page is read;
 - ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
   CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
 - a re-run of every gallery example when tcdoc's own code changed, a build error for an
@@ -30,7 +33,7 @@ Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_devic
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (fact directives and roles), ``_command``, ``_snippets``, ``_diagram``, ``_links``,
+``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``, ``_links``,
 ``_gallery_guard`` and ``_gpu``. Sphinx is imported only under this package.
 """
 
@@ -41,7 +44,7 @@ from typing import Any
 from sphinx.application import Sphinx
 
 import tcdoc
-from tcdoc.sphinxext import _config, _gallery_guard, _gpu, _links, _tables
+from tcdoc.sphinxext import _claims, _config, _gallery_guard, _gpu, _links, _tables
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._snippets import RunDirective, forget_namespace
@@ -63,6 +66,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.add_role("tcdoc-fact", _tables.FactRole())
     app.add_role("tcdoc-env", _tables.EnvRole())
+    app.add_role("tcdoc-claim", _claims.ClaimRole())
+    app.connect("doctree-read", _claims.check_quoted_claims)
     app.connect("missing-reference", _links.resolve_official)
     app.connect("missing-reference", _links.resolve_matplotlib)
     app.connect("source-read", forget_namespace)

@@ -101,10 +101,10 @@ def _na_note(reasons: dict[str, set[str]], labels: dict[str, str] = LABELS) -> l
     if not reasons:
         return []
     parts = [
-        f"{why} ({', '.join(labels[field] for field in labels if field in fields)})"
+        f"under {', '.join(f'“{labels[field]}”' for field in labels if field in fields)}, {why}"
         for why, fields in reasons.items()
     ]
-    note = f"n/a (does not apply): {'; '.join(parts)}."
+    note = f"“n/a” means the question does not apply: {'; '.join(parts)}."
     return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
 
 
