@@ -59,7 +59,7 @@ def _scenario_names() -> tuple[str, ...]:
 
 
 def _everyday_names() -> tuple[str, ...]:
-    """The scenarios of everyday tensors: what a sentence about "a tensor" means, unless it says more.
+    """Return the everyday scenarios: what a sentence about "a tensor" means, unless it says more.
 
     The special tensors (inference, conjugate, expanded, sparse, subclass, ...) have their own
     section on the look-alikes page, with their own claims.
