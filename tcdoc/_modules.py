@@ -2,7 +2,7 @@
 
 A module is not a tensor, so the four questions read a little differently for it:
 
-- **the same object?** is the result the model (or the optimizer) itself;
+- **a new object?** or is the result the model (or the optimizer) itself;
 - **its own tensors?** are the tensors in the result the model's own tensor objects (``is``),
   so that a change to one is a change to the other in every way;
 - **its own memory?** do they share memory with the model's tensors as they were before the
@@ -44,8 +44,6 @@ __all__ = [
     "trained_model",
 ]
 
-Optimizer = torch.optim.Optimizer
-
 
 @dataclasses.dataclass(frozen=True)
 class ModuleOperation:
@@ -71,7 +69,7 @@ class ModuleOperation:
     name: str
     code: str
     summary: str
-    apply: Callable[[torch.nn.Module, Optimizer], object] = dataclasses.field(repr=False)
+    apply: Callable[[torch.nn.Module, torch.optim.Optimizer], object] = dataclasses.field(repr=False)
     source: str = "model"
     needs_cuda: bool = False
 
@@ -80,7 +78,7 @@ class ModuleOperation:
             raise ValueError(f"source must be 'model' or 'optimizer', got {self.source!r}")
 
 
-def trained_model(device: str = "cpu") -> tuple[torch.nn.Module, Optimizer]:
+def trained_model(device: str = "cpu") -> tuple[torch.nn.Module, torch.optim.Optimizer]:
     """Return a small model after one Adam step: the source of every module operation.
 
     ``Linear(3, 2)`` then ``BatchNorm1d(2)``: four parameters, each with a ``.grad``, and
@@ -264,7 +262,7 @@ class _Before:
     grad: torch.Tensor | None
 
 
-def snapshot(source: torch.nn.Module | Optimizer) -> dict[str, _Before]:
+def snapshot(source: torch.nn.Module | torch.optim.Optimizer) -> dict[str, _Before]:
     """Record the source's tensors by name before a call, to measure the call against."""
     before = {}
     for name, tensor in named_tensors(source).items():
@@ -274,7 +272,7 @@ def snapshot(source: torch.nn.Module | Optimizer) -> dict[str, _Before]:
 
 
 def compare_modules(
-    source: torch.nn.Module | Optimizer, before: Mapping[str, _Before], result: object
+    source: torch.nn.Module | torch.optim.Optimizer, before: Mapping[str, _Before], result: object
 ) -> ModuleComparison:
     """Measure a module-level call's ``result`` against the ``source`` recorded in ``before``.
 
@@ -289,7 +287,7 @@ def compare_modules(
     >>> report.tensors, report.same_tensors, report.shares_storage
     (7, 0, 7)
     """
-    if not isinstance(source, torch.nn.Module | Optimizer):
+    if not isinstance(source, torch.nn.Module | torch.optim.Optimizer):
         raise TypeError(f"source must be a torch.nn.Module or an optimizer, got {type(source).__name__}")
     found = named_tensors(result)
     names = [name for name in found if name in before]
@@ -324,7 +322,7 @@ def named_tensors(value: object) -> dict[str, torch.Tensor]:
     """
     if isinstance(value, torch.nn.Module):
         return dict(value.state_dict(keep_vars=True))
-    if isinstance(value, Optimizer):
+    if isinstance(value, torch.optim.Optimizer):
         params = [p for group in value.param_groups for p in group["params"]]
         return {
             f"{index}.{key}": state
@@ -363,7 +361,7 @@ def _storage_key(tensor: torch.Tensor) -> tuple[torch.device, int]:
 # -- The questions, in words -----------------------------------------------------------------
 
 MODULE_QUESTIONS = {
-    "new_object": "Same object?",
+    "new_object": "New object?",
     "tensors": "Its own tensors?",
     "memory": "Its own memory?",
     "grads": "Gradients and state",
@@ -375,7 +373,10 @@ MODULE_QUESTIONS = {
 def module_answers(report: ModuleComparison, source: str = "model") -> dict[str, str]:
     """Answer the questions in words, from a measured :class:`ModuleComparison`.
 
-    ``source`` names what the call was given: ``"model"`` or ``"optimizer"``.
+    ``source`` names what the call was given: ``"model"`` or ``"optimizer"``. The keys are
+    those of ``tcdoc.MODULE_QUESTIONS``, which maps each to the question itself: the same
+    object, its own tensors, its own memory, gradients and state, and whether the call changed
+    ``x``.
 
     >>> import tcdoc
     >>> report = tcdoc.probe_module("state_dict").outcome

@@ -60,7 +60,7 @@ __all__ = [
 SCHEMA = 3
 """Version of the JSON layout written by :meth:`Matrix.to_json`.
 
-Schema 3 adds the fields of :data:`SCHEMA_3_FIELDS` to each row's properties (``null`` where
+Schema 3 adds the fields of ``SCHEMA_3_FIELDS`` to each row's properties (``null`` where
 they do not apply, as for a result that is not a tensor) and the module-level rows under
 ``"modules"``. Schema 2 wrote ``null`` for a field that does not apply (``copies_grad`` where
 the source has no ``.grad``) and added ``not_run`` to each row. Schema 1 wrote ``false`` both
@@ -309,7 +309,7 @@ class ModuleResult:
 
     @property
     def scenario(self) -> str:
-        """The name of the source: ``"trained_model"``."""
+        """Return the name of the one source of module-level operations, ``"trained_model"``."""
         return MODULE_SCENARIO
 
     @property
@@ -388,9 +388,10 @@ def probe_module(operation: str | ModuleOperation, device: str = "cpu") -> Modul
 class Matrix:
     """Every operation probed on every scenario, stamped with its environment.
 
-    ``schema`` is the JSON layout the matrix was read from (:data:`SCHEMA` for one measured
-    here), so that :func:`diff` knows what its values can mean and :meth:`to_json` writes them
-    back in the layout they came in.
+    ``schema`` is the JSON layout the matrix was read from (:data:`tcdoc.SCHEMA` for one
+    measured here), so that :func:`diff` knows what its values can mean and :meth:`to_json`
+    writes them back in the layout they came in. ``rows`` holds the tensor cells, ``modules``
+    the module-level rows (see :func:`probe_module`).
     """
 
     environment: Environment
@@ -484,7 +485,7 @@ def matrix(
     """Probe each operation on each scenario (all available ones by default).
 
     ``operations`` may also name module-level operations (``"state_dict"``); those are probed
-    once each, on a trained model, into :attr:`Matrix.modules`. By default all of them are.
+    once each, on a trained model, into its ``modules``. By default all of them are.
 
     >>> import tcdoc
     >>> m = tcdoc.matrix(["clone", "detach"], ["no_grad"])
@@ -533,7 +534,7 @@ def diff(old: Matrix, new: Matrix) -> tuple[CellChange, ...]:
     ``"outcome"``, not one per property. A row present in only one matrix is one change with
     field ``"row"``. Module-level rows are compared the same way, under the scenario
     ``"trained_model"``. Against an older schema, what it did not measure is not a change: the
-    fields of :data:`SCHEMA_3_FIELDS` and the module rows (schemas 1 and 2), and a schema-1
+    fields of ``SCHEMA_3_FIELDS`` and the module rows (schemas 1 and 2), and a schema-1
     ``False`` where a field did not apply against a ``None`` (n/a).
 
     >>> import dataclasses, tcdoc

@@ -21,6 +21,7 @@ from tcdoc._claims import EVERYDAY, Check, Claim, ClaimFalse, Every, Only, expec
 from tcdoc._compare import Comparison, compare, shares_memory
 from tcdoc._graph import graph_memory
 from tcdoc._probe import Matrix
+from tcdoc._reference_claims import REFERENCE_CLAIMS
 from tcdoc._registry import get_scenario, operations, scenarios
 
 __all__ = ["CLAIMS"]
@@ -2675,6 +2676,7 @@ CLAIMS: list[Claim | Only | Every] = [
     *DEEPCOPY,
     *LOOK_ALIKES,
     *WHICH_COPY,
+    *REFERENCE_CLAIMS,
     *GLOSSARY,
     *EXAMPLE_CLAIMS,
     *GPU_EXAMPLE_CLAIMS,

@@ -375,7 +375,9 @@ def _storage_bar(
         words = f"new storage, {model.new_bytes} new bytes\n{reach}"
     else:
         words = f"storage of x, {bar.nbytes} bytes\n{reach}"
-    _label(ax, left + width / 2, _BAR_BOTTOM - 0.55, words, fontsize)
+    # Centred under the bar, but no nearer an edge than half a box: a short bar's words stay inside.
+    centre = min(max(left + width / 2, _BOX_W / 2), _WIDTH - _BOX_W / 2)
+    _label(ax, centre, _BAR_BOTTOM - 0.55, words, fontsize)
 
 
 def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
