@@ -65,7 +65,9 @@ print(f"{'y =':{width}} {'shares memory':>13} {'new bytes':>9} {'elements overla
 for row in measured.rows:
     code = tcdoc.get_operation(row.operation).code
     report = row.properties
-    print(f"{code:{width}} {report.shares_storage!s:>13} {report.new_bytes:>9} {report.overlaps_itself!s:>16}")
+    print(
+        f"{code:{width}} {report.shares_storage!s:>13} {report.new_bytes:>9} {report.overlaps_itself!s:>16}"
+    )
 
 # %%
 # ``expand``: one row, seen many times

@@ -578,11 +578,19 @@ def _error(exc: Exception) -> ErrorInfo:
 
 
 _TERMINAL_CODES = re.compile(r"\x1b\[[0-9;]*m")
+_ADDRESSES = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 
 
 def _plain(message: str) -> str:
-    """Drop the terminal colour codes some messages carry (torch.load's bold type): words only."""
-    return _TERMINAL_CODES.sub("", message)
+    """Return a message as words that are the same on every run.
+
+    The terminal colour codes some messages carry (torch.load's bold type) are dropped, and a
+    memory address (``<function f at 0x7f…>``, different in every process) is written ``0x…``.
+
+    >>> _plain("hook <function f at 0x7f3a2c1d9e40> will not be serialized")
+    'hook <function f at 0x…> will not be serialized'
+    """
+    return _ADDRESSES.sub("0x…", _TERMINAL_CODES.sub("", message))
 
 
 T = TypeVar("T", Operation, Scenario)

@@ -275,3 +275,27 @@ class _Config:
 
     def __contains__(self, key: str) -> bool:
         return key in self.__dict__
+
+
+def test_scenarios_by_group_and_bad_names_in_module_tables(tmp_path):
+    page = "X\n=\n\n.. tcdoc-scenarios::\n   :group: special\n"
+    assert build(tmp_path, page) == ""
+    html = (tmp_path / "_b" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="pre">inference</span>' in html
+    assert '<span class="pre">no_grad</span>' not in html
+    assert "unknown group 'odd'" in build(tmp_path, "X\n=\n\n.. tcdoc-scenarios::\n   :group: odd\n")
+    bad = "X\n=\n\n.. tcdoc-modules::\n   :operations: state\n"
+    assert "tcdoc-modules: unknown module operation 'state'" in build(tmp_path, bad)
+    fact = "X\n=\n\n:tcdoc-fact:`state_dict/no_grad/new_object`\n"
+    assert "a module-level operation's scenario is 'trained_model'" in build(tmp_path, fact)
+
+
+def test_a_very_long_message_is_cut_at_a_sentence_and_says_so(tmp_path):
+    error = tcdoc.probe("view", "sparse").error
+    assert len(str(error)) > 400  # torch lists every dispatch key
+    page = "X\n=\n\n.. tcdoc-matrix::\n   :operations: view\n   :scenarios: sparse\n"
+    assert build(tmp_path, page) == ""
+    html = (tmp_path / "_b" / "index.html").read_text(encoding="utf-8")
+    assert f"({len(str(error))} characters in all; the JSON of tcdoc matrix has the whole message)" in html
+    assert "raises NotImplementedError: Could not run" in html
+    assert str(error)[-60:] not in html

@@ -175,6 +175,26 @@ def _code_link(env: BuildEnvironment, op: tcdoc.Operation | tcdoc.ModuleOperatio
     return ref
 
 
+LONGEST_MESSAGE = 400
+"""Characters of an error or warning that the matrix pages show; the JSON holds every one."""
+
+
+def _shortened(message: str) -> str:
+    """Cut a very long message (torch lists every dispatch key in some) at a sentence, and say so.
+
+    >>> _shortened("Short.")
+    'Short.'
+    >>> _shortened("One. " + "x" * 500)[:40]
+    'One. […] (505 characters in all; the JSO'
+    """
+    if len(message) <= LONGEST_MESSAGE:
+        return message
+    head = message[:LONGEST_MESSAGE]
+    cut = head.rfind(". ")
+    kept = head[: cut + 1] if cut > 0 else head
+    return f"{kept} […] ({len(message)} characters in all; the JSON of tcdoc matrix has the whole message)"
+
+
 def _names(argument: str | None) -> list[str]:
     return (argument or "").split()
 
@@ -292,9 +312,9 @@ class MatrixDirective(SphinxDirective):
         messages: dict[str, list[str]] = {}
         for result in results:
             if result.error is not None:
-                messages.setdefault(f"raises {result.error}", []).append(result.scenario)
+                messages.setdefault(f"raises {_shortened(str(result.error))}", []).append(result.scenario)
             for warning in result.warnings:
-                messages.setdefault(f"warns {warning}", []).append(result.scenario)
+                messages.setdefault(f"warns {_shortened(str(warning))}", []).append(result.scenario)
         notes = nodes.bullet_list()
         for text, scenarios in messages.items():
             notes += nodes.list_item("", self._note(", ".join(scenarios), text))
@@ -413,7 +433,7 @@ class ModulesDirective(SphinxDirective):
         answers = "answers" in self.options
         header = ["y =", *(tcdoc.MODULE_QUESTIONS.values() if answers else MODULE_LABELS.values())]
         rows: list[list[object]] = []
-        na = False
+        shown: dict[str, set[str]] = {}
         for op, result in zip(operations, results, strict=True):
             cells: list[object] = [_code_link(self.env, op)]
             if isinstance(result.outcome, tcdoc.ErrorInfo):
@@ -424,12 +444,12 @@ class ModulesDirective(SphinxDirective):
                 values = result.outcome.as_dict()
                 for field in MODULE_LABELS:
                     if values[field] is None and field in MODULE_NOT_APPLICABLE:
+                        shown.setdefault(MODULE_NOT_APPLICABLE[field], set()).add(field)
                         cells.append(
                             nodes.abbreviation(
                                 "n/a", "n/a", explanation=f"n/a: {MODULE_NOT_APPLICABLE[field]}"
                             )
                         )
-                        na = True
                     else:
                         cells.append(values[field])
             rows.append(cells)
@@ -438,15 +458,7 @@ class ModulesDirective(SphinxDirective):
             nodes.paragraph(caption, caption),
             _table(header, rows, ["tcdoc-modules"]),
         ]
-        if na:
-            note = "; ".join(f"{MODULE_LABELS[f]}: {why}" for f, why in MODULE_NOT_APPLICABLE.items())
-            output.append(
-                nodes.paragraph(
-                    f"n/a (does not apply): {note}.",
-                    f"n/a (does not apply): {note}.",
-                    classes=["tcdoc-na-note"],
-                )
-            )
+        output += _na_note(shown, MODULE_LABELS)
         output.append(_stamp(matrix))
         return output
 
