@@ -3,10 +3,13 @@
 Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 
 - ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
-- ``tcdoc-matrix``: every operation on every scenario, one table per operation;
+- ``tcdoc-matrix``: every operation (or one ``:family:``) on every scenario, one section per
+  operation with a table per group of scenarios;
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
   one compact table;
+- ``tcdoc-modules``: the module-level operations (``model.to()``, ``state_dict()``, ...), one
+  row each, with their fields or (``:answers:``) the questions answered in words;
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
 - ``tcdoc-diagram``: pictures of what operations did, drawn at build time;
 - ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
@@ -74,6 +77,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
     app.add_directive("tcdoc-properties", _tables.PropertiesDirective)
+    app.add_directive("tcdoc-modules", _tables.ModulesDirective)
     app.add_directive("tcdoc-command", CommandDirective)
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)
