@@ -1,7 +1,7 @@
 """Inference-mode tensors: ``detach()`` keeps the mark, ``clone()`` removes it
 ===========================================================================
 
-Running a frozen network under :func:`torch.inference_mode` computes features without
+Running a frozen network under :class:`torch.inference_mode` computes features without
 autograd recording anything. The tensors it returns are *inference tensors*, and they carry
 that mark with them. Train a small model on top of such
 features and the first step stops with an error. This example runs into the error, tries
@@ -90,7 +90,7 @@ tcdoc.draw.draw_operations(["detach", "clone"], "inference")
 # %%
 # Or compute the features under ``no_grad``
 # -----------------------------------------
-# The error message offers a second fix: :func:`torch.no_grad` also keeps autograd from
+# The error message offers a second fix: :class:`torch.no_grad` also keeps autograd from
 # recording the extractor, and its results are ordinary tensors, so no copy is needed.
 with torch.no_grad():
     plain_features = extractor(inputs)

@@ -964,7 +964,7 @@ EXAMPLE_STORIES: list[Claim | Only | Every] = [
     _quoted(
         "plot_20_inference_mode.py",
         "records-nothing",
-        "Running a frozen network under {py:func}`torch.inference_mode` computes features without autograd "
+        "Running a frozen network under {py:class}`torch.inference_mode` computes features without autograd "
         "recording anything. The tensors it returns are *inference tensors*, and they carry that mark with "
         "them",
         _inference_records_nothing,
@@ -1014,7 +1014,7 @@ EXAMPLE_STORIES: list[Claim | Only | Every] = [
     _quoted(
         "plot_20_inference_mode.py",
         "no-grad",
-        "The error message offers a second fix: {py:func}`torch.no_grad` also keeps autograd from recording "
+        "The error message offers a second fix: {py:class}`torch.no_grad` also keeps autograd from recording "
         "the extractor, and its results are ordinary tensors, so no copy is needed",
         _no_grad_features_are_ordinary,
     ),

@@ -89,7 +89,7 @@ class TensorBox:
     span
         The bytes of that storage it reaches.
     inference
-        It is an inference tensor (made under :func:`torch.inference_mode`); its box says so.
+        It is an inference tensor (made under :class:`torch.inference_mode`); its box says so.
 
     """
 
