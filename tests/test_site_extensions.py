@@ -1,4 +1,7 @@
-"""The parts of tcdoc.sphinxext that serve the site around the facts: code links, source buttons, sitemap."""
+"""The parts of tcdoc.sphinxext that serve the site around the facts.
+
+Code links, source buttons, the sitemap, and what each page loads: the copy buttons' script.
+"""
 
 from __future__ import annotations
 
@@ -146,3 +149,27 @@ def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path):
     assert first == [f"https://example.org/{page}.html" for page in ("a", "b", "index")]
     build(docs)  # nothing changed: Sphinx writes no page again
     assert sitemap(docs) == first
+
+
+# -- What each page loads --------------------------------------------------------------------------
+
+
+def code_and_prose(docs: Path) -> Path:
+    """Write a site of a page of Python code and a page of prose; return where it builds."""
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
+    code = ".. code-block:: python\n\n   import copy\n"
+    (docs / "index.rst").write_text(f"Code\n====\n\n{code}\n.. toctree::\n\n   prose\n")
+    (docs / "prose.rst").write_text("Prose\n=====\n\nNo code here.\n")
+    return docs / "_build"
+
+
+def test_only_pages_with_code_load_the_copy_script(tmp_path):
+    out = code_and_prose(tmp_path / "docs")
+    build(tmp_path / "docs")
+    assert (out / "_static" / "tcdoc-copy.js").is_file()
+    code = (out / "index.html").read_text(encoding="utf-8")
+    prose = (out / "prose.html").read_text(encoding="utf-8")
+    assert '<script defer="defer" src="_static/tcdoc-copy.js' in code
+    assert "tcdoc-copy.js" not in prose
+    assert "tcdoc-a11y.js" in prose  # every page: code is not the only thing that scrolls

@@ -1,8 +1,9 @@
 """Load on each page only what the page uses, and its pictures when a reader gets near them.
 
 sphinx-gallery adds its stylesheets and its tag filter to every page of the site, whether or not
-the page shows a gallery, a tag or a rendered output. Each of these files styles or drives one
-kind of markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
+the page shows a gallery, a tag or a rendered output, and this extension adds its copy buttons'
+script (:mod:`tcdoc.sphinxext._copy_button`). Each of these files styles or drives one kind of
+markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
 picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
 comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
 to. The stylesheets that the build writes with comments and indentation are written again
@@ -21,7 +22,9 @@ from sphinx.application import Sphinx
 
 __all__ = [
     "NEEDS",
+    "STATIC",
     "STYLESHEETS",
+    "add_script",
     "drop_unused_assets",
     "load_images_lazily",
     "minify_css",
@@ -34,8 +37,23 @@ NEEDS = {
     "sg_gallery-binder.css": "binder-badge",
     "sg_gallery-dataframe.css": "dataframe",
     "sg_gallery-rendered-html.css": "rendered_html",
+    "tcdoc-copy.js": '<div class="highlight">',
 }
-"""Each of sphinx-gallery's files, by name, and what a page's HTML contains when it needs it."""
+"""Each of sphinx-gallery's files and this extension's copy script, by name, and what a page's HTML
+contains when it needs it."""
+
+STATIC = Path(__file__).parent / "_static"
+"""This package's ``_static`` folder: the scripts the extension adds to the site."""
+
+
+def add_script(app: Sphinx, name: str) -> None:
+    """Serve the script ``name`` from :data:`STATIC` and load it, deferred, on the pages of an HTML build."""
+    if app.builder.format != "html":
+        return
+    static = app.config.html_static_path
+    if str(STATIC) not in static:
+        static.append(str(STATIC))
+    app.add_js_file(name, defer="defer")
 
 
 def drop_unused_assets(
@@ -84,15 +102,14 @@ def load_images_lazily(
 
 STYLESHEETS = (
     "pygments.css",
-    "copybutton.css",
     "sg_gallery.css",
     "sg_gallery-binder.css",
     "sg_gallery-dataframe.css",
     "sg_gallery-rendered-html.css",
     "tcdoc.css",
 )
-"""The stylesheets under ``_static`` that Sphinx, furo, sphinx-copybutton, sphinx-gallery and
-this site write with comments and indentation (furo's own are minified already)."""
+"""The stylesheets under ``_static`` that Sphinx, furo, sphinx-gallery and this site write with
+comments and indentation (furo's own are minified already)."""
 
 _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _SPACE = re.compile(r"\s+")
