@@ -106,6 +106,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _a11y.level_captions, priority=900)
     app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
     app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
