@@ -26,7 +26,6 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
-    "sphinx_copybutton",
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
     "notfound.extension",

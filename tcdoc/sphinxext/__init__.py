@@ -31,6 +31,7 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - for a site built with furo and sphinx-gallery: "view" and "edit" buttons of a gallery page
   that open its example script (``_source_links``), and with sphinx-sitemap, a sitemap that
   lists every page after an incremental build too (``_sitemap``);
+- a copy button on each block of highlighted code (``_copy_button``);
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
   thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
   on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
@@ -40,8 +41,8 @@ Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_devic
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
 ``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
-``_gallery_guard``, ``_gpu``, ``_code_links``, ``_source_links``, ``_sitemap``, ``_a11y`` and
-``_assets``. Sphinx is imported only under this package.
+``_gallery_guard``, ``_gpu``, ``_code_links``, ``_source_links``, ``_sitemap``, ``_copy_button``,
+``_a11y`` and ``_assets``. Sphinx is imported only under this package.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from tcdoc.sphinxext import (
     _claims,
     _code_links,
     _config,
+    _copy_button,
     _gallery_guard,
     _gpu,
     _sitemap,
@@ -101,12 +103,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _source_links.point_at_example_sources)
     # Before sphinx-sitemap (priority 500) writes sitemap.xml.
     app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
+    app.connect("builder-inited", _copy_button.add_script)
     app.connect("builder-inited", _a11y.add_script)
     app.connect("doctree-resolved", _a11y.describe_thumbnails)
     # After furo's handler (priority 500), which renders the sidebar's tree into the context.
     app.connect("html-page-context", _a11y.level_captions, priority=900)
     app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
     app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
