@@ -24,7 +24,8 @@ def main(repeats: int = 7) -> None:
         times.append(time.perf_counter() - start)
     print(f"{tcdoc.environment()}, {torch.get_num_threads()} threads")
     ops, scenarios = len(tcdoc.operations()), len(tcdoc.scenarios())
-    print(f"{len(result.rows)} cells ({ops} operations x {scenarios} scenarios)")
+    modules = len(result.modules)
+    print(f"{len(result.rows)} cells ({ops} operations x {scenarios} scenarios) and {modules} module rows")
     print(f"full matrix: median {statistics.median(times) * 1e3:.1f} ms, best {min(times) * 1e3:.1f} ms")
 
 

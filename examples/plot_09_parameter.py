@@ -3,8 +3,9 @@
 
 Model weights are :class:`torch.nn.Parameter` objects, a subclass of
 :class:`torch.Tensor`, and the copy methods do not all treat them alike. Some return a
-``Parameter``, others a plain ``Tensor``; some keep ``requires_grad``, others drop it; and
-``copy.deepcopy`` of a ``Parameter`` follows rules of its own, unlike those for a plain tensor.
+``Parameter``, others a plain ``Tensor`` (and ``x.tolist()`` Python lists); some keep
+``requires_grad``, others drop it; and ``copy.deepcopy`` of a ``Parameter`` follows rules of
+its own, unlike those for a plain tensor.
 If you copy weights by hand (for a snapshot, a target network, or an optimiser's state), this
 table tells you what you get.
 """
@@ -51,7 +52,8 @@ reports = {tcdoc.get_operation(row.operation).code: row.properties for row in me
 
 # %%
 # No result has a copy of ``.grad`` of its own, although the source had one: the
-# ``copies_grad`` column is false on every row.
+# ``copies_grad`` column is false on every row, or ``None`` where the result is a list, which
+# has no ``.grad`` at all.
 any(report.copies_grad for report in reports.values() if report is not None)
 
 # %%

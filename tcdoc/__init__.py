@@ -19,12 +19,21 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tcdoc._compare import QUESTIONS, Comparison, answers, compare, shares_memory
     from tcdoc._graph import GraphMemory, graph_memory
+    from tcdoc._modules import (
+        MODULE_QUESTIONS,
+        ModuleComparison,
+        ModuleOperation,
+        get_module_operation,
+        module_answers,
+        module_operations,
+    )
     from tcdoc._probe import (
         SCHEMA,
         CellChange,
         Environment,
         ErrorInfo,
         Matrix,
+        ModuleResult,
         NotRun,
         ProbeResult,
         WarningInfo,
@@ -32,6 +41,7 @@ if TYPE_CHECKING:
         environment,
         matrix,
         probe,
+        probe_module,
     )
     from tcdoc._registry import (
         Operation,
@@ -49,6 +59,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree th
     __version__ = "0+unknown"
 
 __all__ = [
+    "MODULE_QUESTIONS",
     "QUESTIONS",
     "SCHEMA",
     "CellChange",
@@ -57,6 +68,9 @@ __all__ = [
     "ErrorInfo",
     "GraphMemory",
     "Matrix",
+    "ModuleComparison",
+    "ModuleOperation",
+    "ModuleResult",
     "NotRun",
     "Operation",
     "ProbeResult",
@@ -68,18 +82,22 @@ __all__ = [
     "cuda_available",
     "diff",
     "environment",
+    "get_module_operation",
     "get_operation",
     "get_scenario",
     "graph_memory",
     "matrix",
+    "module_answers",
+    "module_operations",
     "operations",
     "probe",
+    "probe_module",
     "scenarios",
     "shares_memory",
 ]
 
 # The private modules that define the public names.
-_MODULES = ("tcdoc._graph", "tcdoc._compare", "tcdoc._probe", "tcdoc._registry")
+_MODULES = ("tcdoc._graph", "tcdoc._compare", "tcdoc._modules", "tcdoc._probe", "tcdoc._registry")
 
 
 def _load() -> None:

@@ -193,12 +193,36 @@ EVERY_OPERATION = "every operation tcdoc knows"
 EVERY_SCENARIO = "every kind of `x` tcdoc builds"
 """What ``{scenarios}`` says where a claim is checked on every scenario of the registry."""
 
+EVERYDAY = "everyday"
+"""Give ``scenarios=EVERYDAY`` to check a claim on the everyday tensors of the registry only."""
+
+EVERYDAY_SCENARIOS = "every everyday kind of `x` tcdoc builds"
+"""What ``{scenarios}`` says where a claim is checked on the everyday group of scenarios: the
+special tensors (inference, conjugate, sparse, ...) have claims of their own."""
+
+
+def _scenario_text(chosen: tuple[str, ...] | str | None) -> str:
+    if chosen is None:
+        return EVERY_SCENARIO
+    if chosen == EVERYDAY:
+        return EVERYDAY_SCENARIOS
+    return _scenario_words(chosen)
+
+
+def _scenario_list(chosen: tuple[str, ...] | str | None) -> tuple[str, ...]:
+    if chosen is None:
+        return tuple(s.name for s in scenarios())
+    if chosen == EVERYDAY:
+        return tuple(s.name for s in scenarios() if s.group == EVERYDAY)
+    return tuple(chosen)
+
 
 @dataclasses.dataclass(frozen=True)
 class Only:
     """Claim that of ``among``, on ``scenarios``, exactly ``ops`` pass ``test``: "only {ops} ...".
 
-    ``among`` and ``scenarios`` default to the whole registry; the template must say
+    ``among`` and ``scenarios`` default to the whole registry (``scenarios=EVERYDAY``: the
+    everyday group); the template must say
     ``{ops}``, ``{among}`` and ``{scenarios}``, so the sentence always states what was checked.
     An operation that raised or was not run on a scenario does not pass ``test`` there.
 
@@ -213,7 +237,7 @@ class Only:
     ops: tuple[str, ...]
     test: Callable[[Comparison], bool] = dataclasses.field(repr=False)
     among: tuple[str, ...] | None = None
-    scenarios: tuple[str, ...] | None = None
+    scenarios: tuple[str, ...] | str | None = None
     quoted_in: tuple[str, ...] = ()
 
     def claim(self) -> Claim:
@@ -224,14 +248,14 @@ class Only:
             self.template,
             ops=_codes(self.ops),
             among=EVERY_OPERATION if self.among is None else _codes(self.among),
-            scenarios=EVERY_SCENARIO if self.scenarios is None else _scenario_words(self.scenarios),
+            scenarios=_scenario_text(self.scenarios),
         )
         scope = "registry" if self.among is None and self.scenarios is None else "stated"
         return Claim(self.id, text, self._check, scope=scope, quoted_in=self.quoted_in)
 
     def _check(self, matrix: Matrix) -> None:
         among = self.among or tuple(op.name for op in operations())
-        for scenario in self.scenarios or tuple(s.name for s in scenarios()):
+        for scenario in _scenario_list(self.scenarios):
             passing = []
             for name in among:
                 row = matrix.get(name, scenario)
@@ -247,7 +271,8 @@ class Only:
 class Every:
     """Claim that each of ``ops`` measures ``expected`` on every scenario named: "On {scenarios}, {ops} ...".
 
-    ``scenarios`` defaults to every scenario of the registry. With ``where_it_runs``, a
+    ``scenarios`` defaults to every scenario of the registry (``scenarios=EVERYDAY``: the
+    everyday group). With ``where_it_runs``, a
     scenario where the operation raised is left out (the text must then say so); otherwise a
     raise makes the claim false.
 
@@ -261,7 +286,7 @@ class Every:
     template: str
     ops: tuple[str, ...]
     expected: Mapping[str, object]
-    scenarios: tuple[str, ...] | None = None
+    scenarios: tuple[str, ...] | str | None = None
     where_it_runs: bool = False
     quoted_in: tuple[str, ...] = ()
 
@@ -270,13 +295,13 @@ class Every:
         text = _fill(
             self.template,
             ops=_codes(self.ops),
-            scenarios=EVERY_SCENARIO if self.scenarios is None else _scenario_words(self.scenarios),
+            scenarios=_scenario_text(self.scenarios),
         )
         scope = "registry" if self.scenarios is None else "stated"
         return Claim(self.id, text, self._check, scope=scope, quoted_in=self.quoted_in)
 
     def _check(self, matrix: Matrix) -> None:
-        names = self.scenarios or tuple(s.name for s in scenarios())
+        names = _scenario_list(self.scenarios)
         for scenario in names:
             get_scenario(scenario)
         for op in self.ops:

@@ -1,22 +1,48 @@
 """Names that tcdoc's settings and tables use, known without importing torch.
 
-The registry (``tcdoc._registry``) and :class:`tcdoc.Comparison` import torch; the command's
-``--help`` and the Sphinx extension's check of ``conf.py`` must not. So the names of the
-operations and scenarios, and the headings of the comparison's fields, are listed here, and
-``tests/test_package.py`` checks that they are exactly the registry's and the fields'.
+The registry (``tcdoc._registry``, ``tcdoc._modules``) and :class:`tcdoc.Comparison` import
+torch; the command's ``--help`` and the Sphinx extension's check of ``conf.py`` must not. So the
+names of the operations, scenarios and families, and the headings of the comparisons' fields,
+are listed here, and the tests check that they are exactly the registry's and the fields'.
 
-"Does not apply" is its own answer. A field whose answer depends on something the source
-tensor may lack (``copies_grad`` needs a ``.grad`` to copy, ``copies_attributes`` needs Python
-attributes) is typed ``bool | None`` in :class:`tcdoc.Comparison` and is ``None`` where the
-source lacked it: ``null`` in the JSON, ``n/a`` with the reason in :data:`NOT_APPLICABLE` on
-every page and in the command, never "no". A new field of that kind is typed ``bool | None``
-and gets its reason here; ``tests/test_package.py`` keeps :data:`NOT_APPLICABLE` equal to the
-fields typed so.
+"Does not apply" is its own answer. A field is ``None`` where its question cannot be asked of
+the two objects, and every table and the command show "n/a" with the reason, never "no":
+
+- A field whose answer depends on something the source may lack (``copies_grad`` needs a
+  ``.grad`` to copy, ``keeps_conj`` a conjugate bit to keep) has its reason in
+  :data:`NOT_APPLICABLE`.
+- A field that only a tensor has (``requires_grad``, ``same_dtype``, ...) does not apply where
+  the result is not a tensor at all, as for ``x.tolist()``: those fields are
+  :data:`TENSOR_ONLY`, and their reason is :data:`NOT_A_TENSOR`.
+
+:func:`reason` picks the one that applies. A new field of either kind is typed ``... | None``
+in :class:`tcdoc.Comparison` and listed here; ``tests/test_compare.py`` keeps the lists equal to
+the fields typed so.
 """
 
 from __future__ import annotations
 
-__all__ = ["LABELS", "NOT_APPLICABLE", "OPERATION_NAMES", "SCENARIO_NAMES", "SHORT_LABELS", "not_applicable"]
+from collections.abc import Mapping
+
+__all__ = [
+    "FAMILIES",
+    "LABELS",
+    "MODULE_LABELS",
+    "MODULE_NOT_APPLICABLE",
+    "MODULE_OPERATION_NAMES",
+    "MODULE_SCENARIO",
+    "MODULE_SCENARIO_SUMMARY",
+    "NOT_APPLICABLE",
+    "NOT_A_TENSOR",
+    "OPERATION_NAMES",
+    "SCENARIO_GROUPS",
+    "SCENARIO_NAMES",
+    "SHORT_LABELS",
+    "TENSOR_ONLY",
+    "is_not_applicable",
+    "not_applicable",
+    "reason",
+]
 
 LABELS = {
     "new_object": "new object",
@@ -32,6 +58,12 @@ LABELS = {
     "same_strides": "same strides",
     "same_device": "same device",
     "new_bytes": "new bytes",
+    "result_is_tensor": "is a tensor",
+    "same_dtype": "same dtype",
+    "overlaps_itself": "elements overlap",
+    "keeps_hooks": "keeps hooks",
+    "keeps_conj": "keeps conjugate bit",
+    "keeps_inference": "keeps inference mark",
 }
 """A heading for each :class:`Comparison` field, in field order: the tables' and the command's."""
 
@@ -46,25 +78,97 @@ SHORT_LABELS = {
     "result_type": "type",
     "copies_grad": ".grad",
     "copies_attributes": "attrs",
+    "same_dtype": "dtype",
     "new_bytes": "new bytes",
 }
 """Shorter headings for the fields that the command's text table shows (it must fit a terminal)."""
 
 NOT_APPLICABLE = {
+    "shares_version_counter": "x or y is an inference tensor, which has no version counter",
     "copies_grad": "x has no .grad",
     "copies_attributes": "x has no Python attributes",
+    "same_strides": "x or y is not a strided (dense) tensor",
+    "keeps_hooks": "x has no hooks",
+    "keeps_conj": "x has no conjugate bit",
+    "keeps_inference": "x is not an inference tensor",
 }
 """The fields that may not apply to a source, each with the reason shown beside "n/a" where not."""
 
+NOT_A_TENSOR = "y is not a tensor"
+"""Why a field of :data:`TENSOR_ONLY` does not apply to a result such as ``x.tolist()``'s list."""
 
-def not_applicable(field: str) -> str:
+TENSOR_ONLY = (
+    "shares_version_counter",
+    "requires_grad",
+    "is_leaf",
+    "grad_fn",
+    "gradient_flows_to_source",
+    "copies_grad",
+    "copies_attributes",
+    "same_strides",
+    "same_device",
+    "new_bytes",
+    "same_dtype",
+    "overlaps_itself",
+    "keeps_hooks",
+    "keeps_conj",
+    "keeps_inference",
+)
+"""The fields that only a tensor result has: ``None`` (n/a) where the result is not a tensor."""
+
+
+def reason(field: str, result_is_tensor: bool = True) -> str | None:
+    """Return why ``field`` may be ``None`` (n/a), or ``None`` where ``None`` is a value of its own.
+
+    ``grad_fn`` of a tensor is ``None`` when it has no history: that is an answer, not "n/a".
+
+    >>> reason("copies_grad")
+    'x has no .grad'
+    >>> reason("requires_grad", result_is_tensor=False)
+    'y is not a tensor'
+    >>> reason("grad_fn") is None
+    True
+    """
+    if not result_is_tensor and field in TENSOR_ONLY:
+        return NOT_A_TENSOR
+    return NOT_APPLICABLE.get(field)
+
+
+def is_not_applicable(field: str, values: Mapping[str, object]) -> bool:
+    """Tell whether ``field`` of a comparison's ``values`` (``as_dict()``) is "n/a".
+
+    >>> is_not_applicable("copies_grad", {"copies_grad": None, "result_is_tensor": True})
+    True
+    >>> is_not_applicable("grad_fn", {"grad_fn": None, "result_is_tensor": True})
+    False
+    """
+    return values[field] is None and reason(field, values.get("result_is_tensor") is not False) is not None
+
+
+def not_applicable(field: str, result_is_tensor: bool = True) -> str:
     """Return the words every table and the command show for a field that does not apply.
 
     >>> not_applicable("copies_grad")
     'n/a: x has no .grad'
+    >>> not_applicable("same_dtype", result_is_tensor=False)
+    'n/a: y is not a tensor'
     """
-    return f"n/a: {NOT_APPLICABLE[field]}"
+    why = reason(field, result_is_tensor)
+    if why is None:
+        raise ValueError(f"field {field!r} always applies to a tensor result")
+    return f"n/a: {why}"
 
+
+FAMILIES = {
+    "copies": "Copies and their look-alikes",
+    "constructors": "Constructors and Python values",
+    "conversions": "Conversions: dtype and device",
+    "memory_formats": "Memory formats",
+    "views": "Views, indexing and joins",
+    "in_place": "In-place methods",
+    "round_trips": "Round trips: NumPy and files",
+}
+"""Each family of operations, in reading order, and the heading it gets on the matrix pages."""
 
 OPERATION_NAMES: tuple[str, ...] = (
     "clone",
@@ -74,24 +178,52 @@ OPERATION_NAMES: tuple[str, ...] = (
     "deepcopy",
     "copy",
     "data",
+    "torch_clone",
+    "empty_like_copy",
+    "add_zero",
     "torch_tensor",
     "new_tensor",
     "as_tensor",
+    "parameter_wrap",
+    "tolist",
+    "tensor_from_list",
     "to_same_dtype",
     "to_float64",
     "to_copy",
-    "contiguous",
-    "view",
-    "reshape",
-    "numpy_roundtrip",
-    "save_load",
-    "parameter_wrap",
+    "float",
+    "double",
+    "type_float32",
     "cpu",
-    "clone_contiguous_format",
     "cuda",
     "to_cuda",
+    "to_cuda_non_blocking",
+    "pin_memory",
+    "contiguous",
+    "clone_contiguous_format",
+    "clone_channels_last",
+    "view",
+    "reshape",
+    "slice",
+    "index",
+    "T",
+    "permute",
+    "expand",
+    "cat",
+    "stack",
+    "detach_",
+    "requires_grad_",
+    "share_memory_",
+    "numpy_roundtrip",
+    "numpy_direct",
+    "save_load",
 )
 """Every operation of the registry, CUDA-only ones included, in reading order."""
+
+SCENARIO_GROUPS = {
+    "everyday": "Everyday tensors",
+    "special": "Special tensors",
+}
+"""The two groups of scenarios, each a table of its own on the matrix pages."""
 
 SCENARIO_NAMES: tuple[str, ...] = (
     "leaf_requires_grad",
@@ -102,5 +234,55 @@ SCENARIO_NAMES: tuple[str, ...] = (
     "channels_last",
     "parameter_with_attribute",
     "cuda",
+    "inference",
+    "conj",
+    "expanded",
+    "hooked",
+    "integer",
+    "sparse",
+    "zero_dim",
+    "subclass",
 )
 """Every scenario of the registry, CUDA-only ones included, in reading order."""
+
+# -- Modules ------------------------------------------------------------------------------------
+
+MODULE_LABELS = {
+    "new_object": "new object",
+    "result_type": "type",
+    "tensors": "tensors",
+    "same_tensors": "x's own tensors",
+    "shares_storage": "share x's memory",
+    "requires_grad": "require grad",
+    "with_grad": "carry x's .grad",
+    "changes_source": "changes x",
+    "new_bytes": "new bytes",
+}
+"""A heading for each :class:`tcdoc.ModuleComparison` field, in field order."""
+
+MODULE_NOT_APPLICABLE = {
+    "with_grad": "x's tensors have no .grad",
+}
+"""The module fields that may not apply, each with its reason."""
+
+MODULE_SCENARIO = "trained_model"
+"""The name of the one source that module-level operations start from."""
+
+MODULE_SCENARIO_SUMMARY = (
+    "A Linear(3, 2) then a BatchNorm1d(2), after one step of Adam: every parameter has a .grad, "
+    "the optimizer has state."
+)
+"""What :data:`MODULE_SCENARIO` is, in one line."""
+
+MODULE_OPERATION_NAMES: tuple[str, ...] = (
+    "module_to_same_dtype",
+    "module_to_float64",
+    "module_to_cuda",
+    "module_deepcopy",
+    "state_dict",
+    "state_dict_keep_vars",
+    "state_dict_deepcopy",
+    "optimizer_state_dict",
+    "optimizer_state_dict_deepcopy",
+)
+"""Every module-level operation, CUDA-only ones included, in reading order."""

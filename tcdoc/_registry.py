@@ -9,7 +9,13 @@ the package cannot be imported, :func:`tcdoc.probe` records the cell as not run,
 reason, instead of reporting the ImportError, or torch's error about the missing package, as
 something torch does. Give a copy something to copy: a scenario whose source has a ``.grad``
 or Python attributes is what lets ``copies_grad`` and ``copies_attributes`` say yes or no;
-elsewhere they are ``None`` (n/a).
+elsewhere they are ``None`` (n/a). Likewise the ``hooked``, ``conj`` and ``inference``
+scenarios give ``keeps_hooks``, ``keeps_conj`` and ``keeps_inference`` something to keep.
+Each operation belongs to a family (``tcdoc._names.FAMILIES``), each scenario to a group
+(``tcdoc._names.SCENARIO_GROUPS``): the matrix pages are laid out by them.
+
+Module-level operations (``model.to(...)``, ``model.state_dict()``, ...) act on a model and
+its optimizer, not on a tensor: they have their own registry in ``tcdoc._modules``.
 """
 
 from __future__ import annotations
@@ -22,9 +28,12 @@ from typing import TypeVar
 
 import torch
 
+from tcdoc._names import FAMILIES, SCENARIO_GROUPS
+
 __all__ = [
     "Operation",
     "Scenario",
+    "TaggedTensor",
     "cuda_available",
     "get_operation",
     "get_scenario",
@@ -52,15 +61,26 @@ class Operation:
     needs
         Optional packages (module names) the operation cannot run without, such as
         ``("numpy",)``; where one is missing, the probe records the cell as not run.
+    family
+        The group it is listed in on the matrix pages, a key of ``tcdoc._names.FAMILIES``.
+        Operations of the ``"in_place"`` family change ``x`` itself, by design.
+
+    The result need not be a tensor: ``x.tolist()`` returns Python lists, and
+    :func:`tcdoc.compare` says "n/a" for the questions only a tensor can answer.
 
     """
 
     name: str
     code: str
     summary: str
-    apply: Callable[[torch.Tensor], torch.Tensor] = dataclasses.field(repr=False)
+    apply: Callable[[torch.Tensor], object] = dataclasses.field(repr=False)
     needs_cuda: bool = False
     needs: tuple[str, ...] = ()
+    family: str = "copies"
+
+    def __post_init__(self) -> None:
+        if self.family not in FAMILIES:
+            raise ValueError(f"unknown family {self.family!r}; choose from: {', '.join(FAMILIES)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,6 +97,9 @@ class Scenario:
         Makes a new source tensor on the given device.
     needs_cuda
         Listed only where CUDA is available.
+    group
+        ``"everyday"`` or ``"special"`` (a key of ``tcdoc._names.SCENARIO_GROUPS``): the
+        matrix pages give each group a table of its own.
 
     """
 
@@ -84,6 +107,11 @@ class Scenario:
     summary: str
     build: Callable[[torch.device], torch.Tensor] = dataclasses.field(repr=False)
     needs_cuda: bool = False
+    group: str = "everyday"
+
+    def __post_init__(self) -> None:
+        if self.group not in SCENARIO_GROUPS:
+            raise ValueError(f"unknown group {self.group!r}; choose from: {', '.join(SCENARIO_GROUPS)}")
 
 
 def cuda_available() -> bool:
@@ -139,7 +167,27 @@ def _numpy_roundtrip(x: torch.Tensor) -> torch.Tensor:
     return torch.from_numpy(x.detach().numpy())
 
 
-_OPERATIONS = (
+def _numpy_direct(x: torch.Tensor) -> torch.Tensor:
+    return torch.from_numpy(x.numpy())
+
+
+def _index(x: torch.Tensor) -> torch.Tensor:
+    return x[torch.tensor([0])]
+
+
+def _reverse_dims(x: torch.Tensor) -> torch.Tensor:
+    return x.permute(tuple(reversed(range(x.dim()))))
+
+
+def _tensor_from_list(x: torch.Tensor) -> torch.Tensor:
+    return torch.tensor(x.tolist())
+
+
+def _empty_like_copy(x: torch.Tensor) -> torch.Tensor:
+    return torch.empty_like(x).copy_(x)
+
+
+_COPIES = (
     Operation("clone", "x.clone()", "A copy that stays in the autograd graph.", lambda x: x.clone()),
     Operation("detach", "x.detach()", "The same data, cut from the autograd graph.", lambda x: x.detach()),
     Operation(
@@ -157,98 +205,289 @@ _OPERATIONS = (
     Operation("deepcopy", "copy.deepcopy(x)", "Python's generic deep copy protocol.", copy.deepcopy),
     Operation("copy", "copy.copy(x)", "Python's generic shallow copy protocol.", copy.copy),
     Operation("data", "x.data", "The legacy way to reach the data without autograd.", lambda x: x.data),
+    Operation("torch_clone", "torch.clone(x)", "The function spelling of x.clone().", torch.clone),
+    Operation(
+        "empty_like_copy",
+        "torch.empty_like(x).copy_(x)",
+        "A copy written by hand: new memory, then the values.",
+        _empty_like_copy,
+    ),
+    Operation("add_zero", "x + 0", "Arithmetic that leaves the values alone.", lambda x: x + 0),
+)
+
+_CONSTRUCTORS = (
     Operation(
         "torch_tensor",
         "torch.tensor(x)",
         "Copy-constructing a tensor from a tensor.",
         lambda x: torch.tensor(x),
+        family="constructors",
     ),
     Operation(
         "new_tensor",
         "x.new_tensor(x)",
         "Copy-constructing through a tensor method.",
         lambda x: x.new_tensor(x),
+        family="constructors",
     ),
     Operation(
         "as_tensor",
         "torch.as_tensor(x)",
         "Converting to a tensor only when needed.",
         lambda x: torch.as_tensor(x),
-    ),
-    Operation(
-        "to_same_dtype", "x.to(x.dtype)", "A conversion to what x already is.", lambda x: x.to(x.dtype)
-    ),
-    Operation(
-        "to_float64",
-        "x.to(torch.float64)",
-        "A conversion to another dtype.",
-        lambda x: x.to(torch.float64),
-    ),
-    Operation(
-        "to_copy",
-        "x.to(x.dtype, copy=True)",
-        "A conversion that is asked to copy.",
-        lambda x: x.to(x.dtype, copy=True),
-    ),
-    Operation(
-        "contiguous", "x.contiguous()", "Dense row-major memory, when needed.", lambda x: x.contiguous()
-    ),
-    Operation("view", "x.view(-1)", "A new shape over the same memory.", lambda x: x.view(-1)),
-    Operation("reshape", "x.reshape(-1)", "A new shape, by view when possible.", lambda x: x.reshape(-1)),
-    Operation(
-        "numpy_roundtrip",
-        "torch.from_numpy(x.detach().numpy())",
-        "A trip through a NumPy array.",
-        _numpy_roundtrip,
-        needs=("numpy",),
-    ),
-    Operation(
-        "save_load",
-        "torch.load(buffer) after torch.save(x, buffer)",
-        "A trip through torch.save and torch.load in memory.",
-        _save_load,
+        family="constructors",
     ),
     Operation(
         "parameter_wrap",
         "torch.nn.Parameter(x)",
         "Making a tensor a module parameter.",
         lambda x: torch.nn.Parameter(x),
+        family="constructors",
     ),
-    Operation("cpu", "x.cpu()", "Moving to the CPU.", lambda x: x.cpu()),
+    Operation(
+        "tolist",
+        "x.tolist()",
+        "The values as Python numbers in nested lists: not a tensor.",
+        lambda x: x.tolist(),
+        family="constructors",
+    ),
+    Operation(
+        "tensor_from_list",
+        "torch.tensor(x.tolist())",
+        "A new tensor built from those Python numbers.",
+        _tensor_from_list,
+        family="constructors",
+    ),
+)
+
+_CONVERSIONS = (
+    Operation(
+        "to_same_dtype",
+        "x.to(x.dtype)",
+        "A conversion to what x already is.",
+        lambda x: x.to(x.dtype),
+        family="conversions",
+    ),
+    Operation(
+        "to_float64",
+        "x.to(torch.float64)",
+        "A conversion to another dtype.",
+        lambda x: x.to(torch.float64),
+        family="conversions",
+    ),
+    Operation(
+        "to_copy",
+        "x.to(x.dtype, copy=True)",
+        "A conversion that is asked to copy.",
+        lambda x: x.to(x.dtype, copy=True),
+        family="conversions",
+    ),
+    Operation("float", "x.float()", "The float32 shorthand.", lambda x: x.float(), family="conversions"),
+    Operation("double", "x.double()", "The float64 shorthand.", lambda x: x.double(), family="conversions"),
+    Operation(
+        "type_float32",
+        "x.type(torch.float32)",
+        "The older conversion method, to float32.",
+        lambda x: x.type(torch.float32),
+        family="conversions",
+    ),
+    Operation("cpu", "x.cpu()", "Moving to the CPU.", lambda x: x.cpu(), family="conversions"),
+    Operation(
+        "cuda",
+        "x.cuda()",
+        "Moving to the current CUDA device.",
+        lambda x: x.cuda(),
+        needs_cuda=True,
+        family="conversions",
+    ),
+    Operation(
+        "to_cuda",
+        'x.to("cuda")',
+        "Moving to CUDA with to().",
+        lambda x: x.to("cuda"),
+        needs_cuda=True,
+        family="conversions",
+    ),
+    Operation(
+        "to_cuda_non_blocking",
+        'x.to("cuda", non_blocking=True)',
+        "Moving to CUDA without waiting for the copy to finish.",
+        lambda x: x.to("cuda", non_blocking=True),
+        needs_cuda=True,
+        family="conversions",
+    ),
+    Operation(
+        "pin_memory",
+        "x.pin_memory()",
+        "Page-locked CPU memory, for fast copies to CUDA.",
+        lambda x: x.pin_memory(),
+        needs_cuda=True,
+        family="conversions",
+    ),
+)
+
+_MEMORY_FORMATS = (
+    Operation(
+        "contiguous",
+        "x.contiguous()",
+        "Dense row-major memory, when needed.",
+        lambda x: x.contiguous(),
+        family="memory_formats",
+    ),
     Operation(
         "clone_contiguous_format",
         "x.clone(memory_format=torch.contiguous_format)",
         "A clone that is asked for row-major memory.",
         lambda x: x.clone(memory_format=torch.contiguous_format),
+        family="memory_formats",
     ),
-    Operation("cuda", "x.cuda()", "Moving to the current CUDA device.", lambda x: x.cuda(), needs_cuda=True),
     Operation(
-        "to_cuda", 'x.to("cuda")', "Moving to CUDA with to().", lambda x: x.to("cuda"), needs_cuda=True
+        "clone_channels_last",
+        "x.clone(memory_format=torch.channels_last)",
+        "A clone that is asked for channels-last memory.",
+        lambda x: x.clone(memory_format=torch.channels_last),
+        family="memory_formats",
     ),
 )
+
+_VIEWS = (
+    Operation(
+        "view", "x.view(-1)", "A new shape over the same memory.", lambda x: x.view(-1), family="views"
+    ),
+    Operation(
+        "reshape",
+        "x.reshape(-1)",
+        "A new shape, by view when possible.",
+        lambda x: x.reshape(-1),
+        family="views",
+    ),
+    Operation(
+        "slice", "x[0:1]", "Basic slicing: a range of the first dimension.", lambda x: x[0:1], family="views"
+    ),
+    Operation(
+        "index",
+        "x[torch.tensor([0])]",
+        "Advanced indexing: the same row, chosen by an index tensor.",
+        _index,
+        family="views",
+    ),
+    Operation("T", "x.T", "The transpose attribute.", lambda x: x.T, family="views"),
+    Operation(
+        "permute",
+        "x.permute(tuple(reversed(range(x.dim()))))",
+        "The dimensions in reverse order.",
+        _reverse_dims,
+        family="views",
+    ),
+    Operation(
+        "expand",
+        "x.expand(2, *x.shape)",
+        "Two copies of x side by side, without copying: a new dimension of stride 0.",
+        lambda x: x.expand(2, *x.shape),
+        family="views",
+    ),
+    Operation(
+        "cat", "torch.cat([x])", "Joining a list of one tensor.", lambda x: torch.cat([x]), family="views"
+    ),
+    Operation(
+        "stack",
+        "torch.stack([x])",
+        "Stacking a list of one tensor along a new dimension.",
+        lambda x: torch.stack([x]),
+        family="views",
+    ),
+)
+
+_IN_PLACE = (
+    Operation(
+        "detach_",
+        "x.detach_()",
+        "Cutting x itself from the graph, in place.",
+        lambda x: x.detach_(),
+        family="in_place",
+    ),
+    Operation(
+        "requires_grad_",
+        "x.requires_grad_()",
+        "Making x itself require grad, in place.",
+        lambda x: x.requires_grad_(),
+        family="in_place",
+    ),
+    Operation(
+        "share_memory_",
+        "x.share_memory_()",
+        "Moving the memory of x itself into shared memory, for other processes.",
+        lambda x: x.share_memory_(),  # type: ignore[no-untyped-call]
+        family="in_place",
+    ),
+)
+
+_ROUND_TRIPS = (
+    Operation(
+        "numpy_roundtrip",
+        "torch.from_numpy(x.detach().numpy())",
+        "A trip through a NumPy array.",
+        _numpy_roundtrip,
+        needs=("numpy",),
+        family="round_trips",
+    ),
+    Operation(
+        "numpy_direct",
+        "torch.from_numpy(x.numpy())",
+        "The same trip without detach() first.",
+        _numpy_direct,
+        needs=("numpy",),
+        family="round_trips",
+    ),
+    Operation(
+        "save_load",
+        "torch.load(buffer) after torch.save(x, buffer)",
+        "A trip through torch.save and torch.load in memory.",
+        _save_load,
+        family="round_trips",
+    ),
+)
+
+_OPERATIONS = _COPIES + _CONSTRUCTORS + _CONVERSIONS + _MEMORY_FORMATS + _VIEWS + _IN_PLACE + _ROUND_TRIPS
 
 
 # -- Scenarios ---------------------------------------------------------------------------
 
 
+class TaggedTensor(torch.Tensor):
+    """A minimal subclass of :class:`torch.Tensor`, as code that tags its tensors would write.
+
+    It adds nothing: the ``subclass`` scenario shows which operations keep the class.
+    """
+
+
+def _double_the_gradient(grad: torch.Tensor) -> torch.Tensor:
+    return grad * 2
+
+
+def _grid(device: torch.device) -> torch.Tensor:
+    """Return a new 2 x 3 float tensor that owns its memory (``arange(6).reshape(2, 3)`` is a view)."""
+    return torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], device=device)
+
+
 def _leaf_requires_grad(device: torch.device) -> torch.Tensor:
-    x = torch.arange(6.0, device=device).reshape(2, 3).requires_grad_()
+    x = _grid(device).requires_grad_()
     x.grad = torch.full_like(x, 0.5)
     x.note = "a Python attribute"  # type: ignore[attr-defined]
     return x
 
 
 def _non_leaf(device: torch.device) -> torch.Tensor:
-    leaf = torch.arange(6.0, device=device).reshape(2, 3).requires_grad_()
+    leaf = _grid(device).requires_grad_()
     return leaf * 2
 
 
 def _no_grad(device: torch.device) -> torch.Tensor:
-    return torch.arange(6.0, device=device).reshape(2, 3)
+    return _grid(device)
 
 
 def _parameter(device: torch.device) -> torch.Tensor:
-    x = torch.nn.Parameter(torch.arange(6.0, device=device).reshape(2, 3))
+    x = torch.nn.Parameter(_grid(device))
     x.grad = torch.full_like(x, 0.5)
     return x
 
@@ -272,6 +511,43 @@ def _cuda(device: torch.device) -> torch.Tensor:
     return _leaf_requires_grad(torch.device("cuda"))
 
 
+def _inference(device: torch.device) -> torch.Tensor:
+    with torch.inference_mode():
+        return _grid(device)
+
+
+def _conj(device: torch.device) -> torch.Tensor:
+    values = torch.tensor([[1 + 2j, 3 - 1j, 0.5j], [2, -1j, 1 + 1j]], device=device)
+    return values.conj()
+
+
+def _expanded(device: torch.device) -> torch.Tensor:
+    return torch.arange(3.0, device=device).reshape(1, 3).expand(2, 3)
+
+
+def _hooked(device: torch.device) -> torch.Tensor:
+    x = _grid(device).requires_grad_()
+    x.register_hook(_double_the_gradient)  # type: ignore[no-untyped-call]
+    return x
+
+
+def _integer(device: torch.device) -> torch.Tensor:
+    return torch.tensor([[0, 1, 2], [3, 4, 5]], device=device)
+
+
+def _sparse(device: torch.device) -> torch.Tensor:
+    return torch.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]], device=device).to_sparse()
+
+
+def _zero_dim(device: torch.device) -> torch.Tensor:
+    leaf = _grid(device).requires_grad_()
+    return (leaf * 2).sum()
+
+
+def _subclass(device: torch.device) -> torch.Tensor:
+    return _grid(device).as_subclass(TaggedTensor)
+
+
 _SCENARIOS = (
     Scenario(
         "leaf_requires_grad",
@@ -289,6 +565,39 @@ _SCENARIOS = (
         _parameter_with_attribute,
     ),
     Scenario("cuda", "A leaf that requires grad, on the CUDA device.", _cuda, needs_cuda=True),
+    Scenario("inference", "A tensor made under torch.inference_mode().", _inference, group="special"),
+    Scenario(
+        "conj",
+        "A complex tensor's conjugate view x = values.conj(), its conjugate bit set.",
+        _conj,
+        group="special",
+    ),
+    Scenario(
+        "expanded",
+        "An expanded tensor x = row.expand(2, 3): both rows are the same memory (stride 0).",
+        _expanded,
+        group="special",
+    ),
+    Scenario(
+        "hooked",
+        "A leaf that requires grad, with a hook registered by x.register_hook.",
+        _hooked,
+        group="special",
+    ),
+    Scenario("integer", "An integer (int64) tensor.", _integer, group="special"),
+    Scenario("sparse", "A sparse COO tensor.", _sparse, group="special"),
+    Scenario(
+        "zero_dim",
+        "A zero-dimensional tensor, such as a loss: the sum of a leaf that requires grad.",
+        _zero_dim,
+        group="special",
+    ),
+    Scenario(
+        "subclass",
+        "An instance of a torch.Tensor subclass that adds nothing (class TaggedTensor(torch.Tensor)).",
+        _subclass,
+        group="special",
+    ),
 )
 
 

@@ -17,10 +17,11 @@ from collections.abc import Callable
 import torch
 import torch.autograd.forward_ad as fwAD
 
-from tcdoc._claims import Check, Claim, ClaimFalse, Every, Only, expect, measured
+from tcdoc._claims import EVERYDAY, Check, Claim, ClaimFalse, Every, Only, expect, measured
 from tcdoc._compare import Comparison, compare, shares_memory
 from tcdoc._graph import graph_memory
 from tcdoc._probe import Matrix
+from tcdoc._reference_claims import REFERENCE_CLAIMS
 from tcdoc._registry import get_scenario, operations, scenarios
 
 __all__ = ["CLAIMS"]
@@ -56,6 +57,24 @@ def _source(scenario: str) -> torch.Tensor:
 
 def _scenario_names() -> tuple[str, ...]:
     return tuple(s.name for s in scenarios())
+
+
+def _everyday_names() -> tuple[str, ...]:
+    """Return the everyday scenarios: what a sentence about "a tensor" means, unless it says more.
+
+    The special tensors (inference, conjugate, expanded, sparse, subclass, ...) have their own
+    section on the look-alikes page, with their own claims.
+    """
+    return tuple(s.name for s in scenarios() if s.group == "everyday")
+
+
+def _strided_names() -> tuple[str, ...]:
+    return tuple(name for name in _scenario_names() if _source(name).layout == torch.strided)
+
+
+def _with_counter(report: Comparison) -> bool:
+    """Whether both tensors have a version counter to share (an inference tensor has none)."""
+    return report.shares_version_counter is not None
 
 
 def _each_measured(matrix: Matrix, operation: str) -> list[tuple[str, Comparison]]:
@@ -174,7 +193,7 @@ SHARES_BOTH = "return a new tensor that shares both the memory and the version c
 
 
 def _shares_both(report: Comparison) -> bool:
-    return report.new_object and report.shares_storage and report.shares_version_counter
+    return report.new_object and report.shares_storage and report.shares_version_counter is True
 
 
 FOUR_QUESTIONS: list[Claim | Only | Every] = [
@@ -225,7 +244,7 @@ FOUR_QUESTIONS: list[Claim | Only | Every] = [
     Only(
         "four-questions.shares-both-in-the-registry",
         "Of {among}, on {scenarios}, only {ops} " + SHARES_BOTH,
-        ops=("detach", "view", "reshape", "parameter_wrap"),
+        ops=("detach", "view", "reshape", "parameter_wrap", "slice", "T", "permute", "expand"),
         test=_shares_both,
         scenarios=("leaf_requires_grad",),
     ),
@@ -248,7 +267,7 @@ FOUR_QUESTIONS: list[Claim | Only | Every] = [
 
 def _clone_copies_and_records(matrix: Matrix) -> None:
     for scenario, report in _each_measured(matrix, "clone"):
-        expect(not report.shares_storage and report.new_bytes > 0, f"clone on {scenario} copied nothing")
+        expect(not report.shares_storage and bool(report.new_bytes), f"clone on {scenario} copied nothing")
         if _source(scenario).requires_grad:
             expect(report.grad_fn == "CloneBackward0", f"clone on {scenario} has grad_fn {report.grad_fn}")
 
@@ -361,11 +380,19 @@ CLONE: list[Claim | Only | Every] = [
         scope="registry",
     ),
     Every(
-        "clone.shares-nothing",
-        "On {scenarios}, {ops} shares neither the memory nor the version counter of `x`, so an in-place "
-        "change to the clone is invisible to `x` and to autograd's checks on `x`",
+        "clone.shares-no-memory",
+        "On {scenarios}, {ops} shares no memory with `x`, so an in-place change to the clone is invisible "
+        "to `x`",
         ops=("clone",),
-        expected={"shares_storage": False, "shares_version_counter": False},
+        expected={"shares_storage": False},
+    ),
+    Every(
+        "clone.shares-nothing",
+        "On {scenarios}, {ops} does not share the version counter of `x` either, so such a change is "
+        "invisible to autograd's checks on `x`",
+        ops=("clone",),
+        expected={"shares_version_counter": False},
+        scenarios=EVERYDAY,
     ),
     Claim(
         "clone.leaf-or-not",
@@ -552,17 +579,18 @@ DETACH: list[Claim | Only | Every] = [
         scope="registry",
     ),
     Every(
-        "detach.shares-both",
-        "On {scenarios}, {ops} shares both the storage and the version counter of `x`, holds no new bytes, "
-        "and is a leaf that does not require gradients",
+        "detach.shares-memory",
+        "On {scenarios}, {ops} shares the storage of `x`, holds no new bytes, and is a leaf that does not "
+        "require gradients",
         ops=("detach",),
-        expected={
-            "shares_storage": True,
-            "shares_version_counter": True,
-            "new_bytes": 0,
-            "is_leaf": True,
-            "requires_grad": False,
-        },
+        expected={"shares_storage": True, "new_bytes": 0, "is_leaf": True, "requires_grad": False},
+    ),
+    Every(
+        "detach.shares-both",
+        "On {scenarios}, {ops} shares the version counter of `x` as well",
+        ops=("detach",),
+        expected={"shares_version_counter": True},
+        scenarios=EVERYDAY,
     ),
     Every(
         "detach.parameter-to-tensor",
@@ -668,9 +696,13 @@ def _deepcopy_plain_grad_and_attributes(matrix: Matrix) -> None:
 
 
 def _deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
-    row = matrix.get("deepcopy", "non_leaf")
-    expect(row.error is not None, f"deepcopy of a non-leaf gave {row.outcome}")
-    for scenario in _scenario_names():
+    for scenario in ("non_leaf", "zero_dim"):
+        row = matrix.get("deepcopy", scenario)
+        expect(
+            row.error is not None and "leaves" in row.error.message, f"deepcopy of {scenario}: {row.outcome}"
+        )
+    # A leaf is copied; a Tensor subclass is refused for a reason of its own (the look-alikes page).
+    for scenario in _everyday_names():
         if _source(scenario).is_leaf:
             expect(matrix.get("deepcopy", scenario).error is None, f"deepcopy raised on the leaf {scenario}")
 
@@ -940,7 +972,7 @@ def _tensor_constructors_copy(matrix: Matrix) -> None:
 
 def _like_detach_clone_with_a_warning(matrix: Matrix) -> None:
     for op in ("torch_tensor", "new_tensor"):
-        for scenario in _scenario_names():
+        for scenario in _everyday_names():
             row, reference = matrix.get(op, scenario), matrix.get("detach_clone", scenario)
             expect(
                 row.properties == reference.properties, f"{op} on {scenario} differs from detach().clone()"
@@ -980,7 +1012,7 @@ def _to_copy_always_copies(matrix: Matrix) -> None:
 
 
 def _view_or_fail_reshape_either(matrix: Matrix) -> None:
-    for scenario in _scenario_names():
+    for scenario in _strided_names():
         view, reshaped = matrix.get("view", scenario), matrix.get("reshape", scenario)
         expect(view.properties is None or view.properties.shares_storage, f"view on {scenario} copied")
         expect(reshaped.properties is not None, f"reshape on {scenario}: {reshaped.outcome}")
@@ -991,13 +1023,14 @@ def _view_or_fail_reshape_either(matrix: Matrix) -> None:
 def _channels_last_view_raises(matrix: Matrix) -> None:
     expect(matrix.get("view", "channels_last").error is not None, "view(-1) did not raise on channels_last")
     report = measured(matrix, "reshape", "channels_last")
-    expect(not report.shares_storage and report.new_bytes > 0, f"reshape measured {report}")
+    expect(not report.shares_storage and bool(report.new_bytes), f"reshape measured {report}")
 
 
 def _numpy_round_trip_shares(matrix: Matrix) -> None:
     for scenario, report in _each_measured(matrix, "numpy_roundtrip"):
         expect(report.shares_storage and not report.shares_version_counter, f"{scenario}: {report}")
-    expect(len(_each_measured(matrix, "numpy_roundtrip")) == len(_scenario_names()), "some were not measured")
+    for scenario in _everyday_names():
+        expect(matrix.get("numpy_roundtrip", scenario).properties is not None, f"not measured on {scenario}")
     outcome = _changed_saved_output(lambda t: torch.from_numpy(t.detach().numpy()))
     expect(isinstance(outcome, torch.Tensor), f"a change through NumPy was noticed: {outcome}")
 
@@ -1012,7 +1045,7 @@ def _save_load_new_memory(matrix: Matrix) -> None:
 def _save_load_whole_storage(matrix: Matrix) -> None:
     loaded = measured(matrix, "save_load", "strided_view").new_bytes
     cloned = measured(matrix, "detach_clone", "strided_view").new_bytes
-    expect(loaded > cloned, f"the loaded slice holds {loaded} bytes, its clone {cloned}")
+    expect((loaded or 0) > (cloned or 0), f"the loaded slice holds {loaded} bytes, its clone {cloned}")
 
 
 def _parameter_wrap_copies_nothing(matrix: Matrix) -> None:
@@ -1099,9 +1132,10 @@ LOOK_ALIKES: list[Claim | Only | Every] = [
     ),
     Claim(
         "look-alikes.like-detach-clone",
-        "The first two give the same result as `x.detach().clone()`, with a warning that says so",
+        "On every everyday kind of `x`, the first two give the same result as `x.detach().clone()`, with a "
+        "warning that says so",
         _like_detach_clone_with_a_warning,
-        scope="registry",
+        scope="stated: the everyday scenarios",
     ),
     Claim(
         "look-alikes.as-tensor-returns-x",
@@ -1131,10 +1165,10 @@ LOOK_ALIKES: list[Claim | Only | Every] = [
     ),
     Claim(
         "look-alikes.view-and-reshape",
-        "{py:meth}`~torch.Tensor.view` always shares memory and fails when it cannot; "
-        "{py:meth}`~torch.Tensor.reshape` shares when it can and copies when it must",
+        "On a dense (strided) tensor, {py:meth}`~torch.Tensor.view` always shares memory and fails when it "
+        "cannot; {py:meth}`~torch.Tensor.reshape` shares when it can and copies when it must",
         _view_or_fail_reshape_either,
-        scope="registry",
+        scope="stated: every strided scenario",
     ),
     Claim(
         "look-alikes.channels-last-view-raises",
@@ -1559,7 +1593,7 @@ WHICH_COPY: list[Claim | Only | Every] = [
         "which-copy.view-raises",
         "{py:meth}`~torch.Tensor.view` raises where it cannot share memory",
         _view_or_fail_reshape_either,
-        scope="registry",
+        scope="stated: every strided scenario (the guide is about dense tensors)",
     ),
     Claim(
         "which-copy.reshape-either",
@@ -1614,9 +1648,10 @@ WHICH_COPY: list[Claim | Only | Every] = [
 
 
 def _counter_shared_by_views_and_detach(matrix: Matrix) -> None:
-    for op in ("detach", "view"):
+    for op in ("detach", "view", "slice", "T", "permute", "expand"):
         for scenario, report in _each_measured(matrix, op):
-            expect(report.shares_version_counter, f"{op} on {scenario} has its own counter")
+            if _with_counter(report):  # an inference tensor has no counter at all
+                expect(report.shares_version_counter, f"{op} on {scenario} has its own counter")
     _autograd_sees_detached_changes(matrix)
 
 
@@ -1796,10 +1831,13 @@ def _view_whole_storage(matrix: Matrix) -> None:
 
 
 def _parameter_methods_differ(matrix: Matrix) -> None:
-    reports = [report for _, report in _each_measured_on(matrix, "parameter")]
-    types = {report.result_type for report in reports}
-    expect(types == {"Parameter", "Tensor"}, f"the results are of types {types}")
-    flags = {report.requires_grad for report in reports}
+    measured_here = _each_measured_on(matrix, "parameter")
+    reports = [report for _, report in measured_here]
+    types = {report.result_type for report in reports if report.result_is_tensor}
+    expect(types == {"Parameter", "Tensor"}, f"the tensors returned are of types {types}")
+    lists = {operation for operation, report in measured_here if not report.result_is_tensor}
+    expect(lists == {"tolist"}, f"{lists} return no tensor")
+    flags = {report.requires_grad for report in reports if report.result_is_tensor}
     expect(flags == {True, False}, "requires_grad is kept by all or dropped by all")
     _parameter_deepcopy_is_its_own(matrix)
 
@@ -1814,8 +1852,9 @@ def _parameter_self_results(matrix: Matrix) -> None:
 
 def _no_result_copies_parameter_grad(matrix: Matrix) -> None:
     for operation, report in _each_measured_on(matrix, "parameter"):
+        expected = False if report.result_is_tensor else None  # a list has no .grad: n/a
         expect(
-            report.copies_grad is False,
+            report.copies_grad is expected,
             f"{operation} on a Parameter measured copies_grad={report.copies_grad}",
         )
 
@@ -2248,8 +2287,9 @@ EXAMPLE_CLAIMS: list[Claim | Only | Every] = [
     _quoted(
         "plot_09_parameter.py",
         "methods-differ",
-        "Some return a `Parameter`, others a plain `Tensor`; some keep `requires_grad`, others drop it; and "
-        "`copy.deepcopy` of a `Parameter` follows rules of its own, unlike those for a plain tensor",
+        "Some return a `Parameter`, others a plain `Tensor` (and `x.tolist()` Python lists); some keep "
+        "`requires_grad`, others drop it; and `copy.deepcopy` of a `Parameter` follows rules of its own, "
+        "unlike those for a plain tensor",
         _parameter_methods_differ,
     ),
     _quoted(
@@ -2262,7 +2302,7 @@ EXAMPLE_CLAIMS: list[Claim | Only | Every] = [
         "plot_09_parameter.py",
         "no-grad-copied",
         "No result has a copy of `.grad` of its own, although the source had one: the `copies_grad` column "
-        "is false on every row",
+        "is false on every row, or `None` where the result is a list, which has no `.grad` at all",
         _no_result_copies_parameter_grad,
     ),
     _quoted(
@@ -2636,6 +2676,7 @@ CLAIMS: list[Claim | Only | Every] = [
     *DEEPCOPY,
     *LOOK_ALIKES,
     *WHICH_COPY,
+    *REFERENCE_CLAIMS,
     *GLOSSARY,
     *EXAMPLE_CLAIMS,
     *GPU_EXAMPLE_CLAIMS,

@@ -9,12 +9,24 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
-from tcdoc._names import LABELS, NOT_APPLICABLE, SHORT_LABELS
+from tcdoc._names import (
+    LABELS,
+    MODULE_LABELS,
+    MODULE_NOT_APPLICABLE,
+    MODULE_OPERATION_NAMES,
+    MODULE_SCENARIO_SUMMARY,
+    NOT_APPLICABLE,
+    OPERATION_NAMES,
+    SCENARIO_NAMES,
+    SHORT_LABELS,
+    is_not_applicable,
+    reason,
+)
 
 __all__ = ["main"]
 
@@ -68,13 +80,20 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print JSON instead of a table (its 'schema' key numbers the layout)",
     )
-    matrix.add_argument("--op", action="append", metavar="NAME", help="an operation (repeatable)")
+    matrix.add_argument(
+        "--op", action="append", metavar="NAME", help="an operation, or a module-level one (repeatable)"
+    )
     matrix.add_argument("--scenario", action="append", metavar="NAME", help="a scenario (repeatable)")
     matrix.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
     matrix.set_defaults(run=_matrix)
 
-    explain = commands.add_parser("explain", help="one operation in plain words across the scenarios")
-    explain.add_argument("name", help="an operation name, such as detach_clone")
+    explain = commands.add_parser(
+        "explain", help="one operation across the scenarios, or every operation on one scenario, in words"
+    )
+    explain.add_argument(
+        "name",
+        help="an operation (detach_clone), a module-level operation (state_dict) or a scenario (sparse)",
+    )
     explain.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
     explain.set_defaults(run=_explain)
 
@@ -106,29 +125,70 @@ def _matrix(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=2))
         return 0
     print(f"# {result.environment}")
+    if result.rows:
+        _print_table(result.rows)
+    if result.modules:
+        if result.rows:
+            print()
+        _print_module_table(result.modules)
+    return 0
+
+
+def _print_table(rows: Sequence[tcdoc.ProbeResult]) -> None:
     header = ["operation", "scenario", *SHORT_LABELS.values()]
     table = [header]
-    not_applicable: set[str] = set()
-    for row in result.rows:
+    fields_by_reason: dict[str, set[str]] = {}
+    for row in rows:
         if isinstance(row.outcome, tcdoc.ErrorInfo):
             cells = [f"raises {row.outcome.type}"]
         elif isinstance(row.outcome, tcdoc.NotRun):
             cells = [str(row.outcome)]
         else:
             values = row.outcome.as_dict()
-            cells = [_text(values[field], field) for field in SHORT_LABELS]
-            not_applicable.update(field for field in NOT_APPLICABLE if values[field] is None)
+            cells = [_text(values, field) for field in SHORT_LABELS]
+            for field in SHORT_LABELS:
+                if is_not_applicable(field, values):
+                    why = str(reason(field, row.outcome.result_is_tensor))
+                    fields_by_reason.setdefault(why, set()).add(field)
         table.append([row.operation, row.scenario, *cells])
+    _print_columns(table)
+    for why, fields in fields_by_reason.items():
+        headings = ", ".join(repr(SHORT_LABELS[field]) for field in SHORT_LABELS if field in fields)
+        print(f"# n/a under {headings}: {why}")
+
+
+def _print_module_table(rows: Sequence[tcdoc.ModuleResult]) -> None:
+    print(f"# module-level operations, on {rows[0].scenario} (x is the model, or the optimizer)")
+    header = ["operation", *MODULE_LABELS.values()]
+    table = [header]
+    shown: set[str] = set()
+    for row in rows:
+        if isinstance(row.outcome, tcdoc.ErrorInfo):
+            cells = [f"raises {row.outcome.type}"]
+        else:
+            values = row.outcome.as_dict()
+            cells = [_module_text(values[field], field) for field in MODULE_LABELS]
+            shown.update(field for field in MODULE_NOT_APPLICABLE if values[field] is None)
+        table.append([row.operation, *cells])
+    _print_columns(table)
+    for field in (field for field in MODULE_NOT_APPLICABLE if field in shown):
+        print(f"# n/a under {MODULE_LABELS[field]!r}: {MODULE_NOT_APPLICABLE[field]}")
+
+
+def _print_columns(table: list[list[str]]) -> None:
+    header = table[0]
     # A row that raised or was not run has fewer cells: its message runs on past its column.
     widths = [max(len(line[i]) for line in table if len(line) == len(header)) for i in range(len(header))]
     for line in table:
         print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip())
-    for field in sorted(not_applicable, key=list(NOT_APPLICABLE).index):
-        print(f"# n/a under {SHORT_LABELS[field]!r}: {NOT_APPLICABLE[field]}, so there was nothing to copy")
-    return 0
 
 
 def _explain(args: argparse.Namespace) -> int:
+    # An operation's name wins over a scenario's of the same name ("cuda" is both).
+    if args.name in MODULE_OPERATION_NAMES:
+        return _explain_module(args)
+    if args.name in SCENARIO_NAMES and args.name not in OPERATION_NAMES:
+        return _explain_scenario(args)
     op = _guard(lambda: tcdoc.get_operation(args.name))
     result = _guard(lambda: tcdoc.matrix([op.name], None, args.device))
     print(f"{op.code}: {op.summary}")
@@ -136,15 +196,51 @@ def _explain(args: argparse.Namespace) -> int:
     for row in result.rows:
         scenario = tcdoc.get_scenario(row.scenario)
         print(f"\nOn {scenario.name}: {scenario.summary}")
-        if isinstance(row.outcome, tcdoc.ErrorInfo):
-            print(f"  raises {row.outcome}")
-        elif isinstance(row.outcome, tcdoc.NotRun):
-            print(f"  {row.outcome}")
-        else:
-            for key, words in tcdoc.answers(row.outcome).items():
-                print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
-        for warning in row.warnings:
-            print(f"  warns {warning}")
+        _print_answers(row)
+    return 0
+
+
+def _explain_scenario(args: argparse.Namespace) -> int:
+    scenario = _guard(lambda: tcdoc.get_scenario(args.name))
+    result = _guard(
+        lambda: tcdoc.matrix([op.name for op in tcdoc.operations()], [scenario.name], args.device)
+    )
+    print(f"{scenario.name}: {scenario.summary}")
+    print(f"({result.environment})")
+    for row in result.rows:
+        op = tcdoc.get_operation(row.operation)
+        print(f"\ny = {op.code}: {op.summary}")
+        _print_answers(row)
+    return 0
+
+
+def _print_answers(row: tcdoc.ProbeResult) -> None:
+    if isinstance(row.outcome, tcdoc.ErrorInfo):
+        print(f"  raises {row.outcome}")
+    elif isinstance(row.outcome, tcdoc.NotRun):
+        print(f"  {row.outcome}")
+    else:
+        for key, words in tcdoc.answers(row.outcome).items():
+            print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
+    for warning in row.warnings:
+        print(f"  warns {warning}")
+
+
+def _explain_module(args: argparse.Namespace) -> int:
+    op = tcdoc.get_module_operation(args.name)
+    result = _guard(lambda: tcdoc.matrix([op.name], [], args.device))
+    (row,) = result.modules
+    print(f"{op.code}: {op.summary}")
+    print(f"({result.environment})")
+    print(f"\nOn {row.scenario}: {MODULE_SCENARIO_SUMMARY}")
+    print(f"x is the {op.source}.")
+    if isinstance(row.outcome, tcdoc.ErrorInfo):
+        print(f"  raises {row.outcome}")
+    else:
+        for key, words in tcdoc.module_answers(row.outcome, op.source).items():
+            print(f"  {tcdoc.MODULE_QUESTIONS[key]:<20} {words}")
+    for warning in row.warnings:
+        print(f"  warns {warning}")
     return 0
 
 
@@ -154,11 +250,17 @@ def _diff(args: argparse.Namespace) -> int:
     print(f"# old: torch {old.environment.torch} on {old.environment.device} (schema {old.schema})")
     print(f"# new: torch {new.environment.torch} on {new.environment.device} (schema {new.schema})")
     if 1 in (old.schema, new.schema):
-        fields = " and ".join(repr(LABELS[field]) for field in NOT_APPLICABLE)
+        fields = " and ".join(repr(LABELS[field]) for field in ("copies_grad", "copies_attributes"))
         print(
             f"# schema 1 wrote 'no' where {fields} did not apply; "
             "'no' against 'n/a' there is not counted as a change"
         )
+    oldest = min(old.schema, new.schema)
+    if oldest < 3:
+        from tcdoc._probe import SCHEMA_3_FIELDS  # loaded with the matrices already
+
+        fields = ", ".join(repr(LABELS[field]) for field in SCHEMA_3_FIELDS)
+        print(f"# schema {oldest} did not measure {fields} or the module-level rows; they are not compared")
     if not changes:
         print("no differences")
     for change in changes:
@@ -214,17 +316,28 @@ def _guard(call: Callable[[], T], prefix: str = "") -> T:
         raise _UsageError(prefix + str(exc)) from exc
 
 
-def _text(value: object, field: str = "") -> str:
+def _text(values: Mapping[str, object], field: str) -> str:
     """Write a table cell: yes, no, n/a (for a field that did not apply), or the value."""
+    value = values[field]
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
-        return "n/a" if field in NOT_APPLICABLE else "-"
+        return "n/a" if is_not_applicable(field, values) else "-"
+    return str(value)
+
+
+def _module_text(value: object, field: str) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "n/a" if field in MODULE_NOT_APPLICABLE else "-"
     return str(value)
 
 
 def _shown(value: object, field: str) -> str:
     """Write a value in a line of ``tcdoc diff``: yes, no, n/a, or the value as Python writes it."""
-    if isinstance(value, bool) or (value is None and field in NOT_APPLICABLE):
-        return _text(value, field)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None and (field in NOT_APPLICABLE or field in MODULE_NOT_APPLICABLE):
+        return "n/a"
     return repr(value)

@@ -113,7 +113,7 @@ def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
     outsider = next(name for name in among if name not in item.ops)
     widened = dataclasses.replace(item, ops=(*item.ops, outsider))
     assert verify(widened.claim(), matrix).held is False
-    assert outsider in plain(widened.claim().text)  # the words changed with the data
+    assert tcdoc.get_operation(outsider).code in plain(widened.claim().text)  # the words changed too
     if len(item.ops) > 1:
         narrowed = dataclasses.replace(item, ops=item.ops[1:])
         assert verify(narrowed.claim(), matrix).held is False
@@ -129,7 +129,7 @@ def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
 
 
 def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
-    detach = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-both")
+    detach = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-memory")
     assert detach.scenarios is None
     assert "every kind of `x` tcdoc builds" in detach.claim().text
     # A matrix with a scenario where detach() copies: the same claim must now fail.
@@ -139,6 +139,24 @@ def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
     )
     changed = dataclasses.replace(matrix, rows=tuple(copied if r is row else r for r in matrix.rows))
     assert verify(detach.claim(), changed).held is False
+
+
+def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
+    from tcdoc._claims import EVERYDAY
+
+    counter = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-both")
+    assert counter.scenarios == EVERYDAY
+    assert counter.claim().text.startswith("On every everyday kind of `x` tcdoc builds,")
+
+    def with_counter(scenario: str, value: object) -> tcdoc.Matrix:
+        row = matrix.get("detach", scenario)
+        changed = dataclasses.replace(
+            row, outcome=dataclasses.replace(row.properties, shares_version_counter=value)
+        )
+        return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
+
+    assert verify(counter.claim(), with_counter("inference", False)).held  # a special tensor: not claimed
+    assert verify(counter.claim(), with_counter("no_grad", False)).held is False
 
 
 def test_an_only_claim_must_say_only():

@@ -38,11 +38,12 @@ def test_matrix_table_shows_errors_in_their_row(capsys):
     assert rows[1].split()[:3] == ["deepcopy", "no_grad", "yes"]
 
 
-def test_matrix_json_follows_schema_2(capsys):
+def test_matrix_json_follows_schema_3(capsys):
     status, out, _ = run(capsys, "matrix", "--json", "--op", "deepcopy", "--scenario", "non_leaf")
     data = json.loads(out)
     assert status == 0
-    assert data["schema"] == 2
+    assert data["schema"] == 3
+    assert data["modules"] == []  # none named
     assert data["torch"] == torch.__version__
     assert data["device"] == "cpu"
     (row,) = data["rows"]
@@ -105,10 +106,10 @@ def test_matrix_table_says_n_a_and_why(capsys):
     status, out, _ = run(capsys, "matrix", "--op", "deepcopy", "--scenario", "no_grad")
     assert status == 0
     header, row = out.splitlines()[1:3]
-    assert header.split()[-4:] == [".grad", "attrs", "new", "bytes"]
-    assert row.split()[-3:-1] == ["n/a", "n/a"]
+    assert header.split()[-5:] == [".grad", "attrs", "dtype", "new", "bytes"]
+    assert row.split()[-4:-2] == ["n/a", "n/a"]
     assert header.index(".grad") == row.index("n/a")  # under its heading
-    assert "# n/a under '.grad': x has no .grad, so there was nothing to copy" in out
+    assert "# n/a under '.grad': x has no .grad" in out
 
 
 def test_matrix_table_and_explain_show_a_cell_not_run(capsys, monkeypatch):
@@ -140,9 +141,14 @@ def test_diff_reports_a_cell_not_run_in_one_line(capsys, tmp_path, monkeypatch):
 
 def test_diff_reads_schema_1_and_says_what_it_cannot_tell(capsys, tmp_path):
     data = write_matrix(capsys, tmp_path / "new.json", "--op", "clone")
+    from tcdoc._probe import SCHEMA_3_FIELDS
+
     data["schema"] = 1
+    del data["modules"]
     for row in data["rows"]:
         del row["not_run"]
+        for field in SCHEMA_3_FIELDS:
+            del row["properties"][field]
         for field in ("copies_grad", "copies_attributes"):
             if row["properties"][field] is None:
                 row["properties"][field] = False
@@ -151,6 +157,7 @@ def test_diff_reads_schema_1_and_says_what_it_cannot_tell(capsys, tmp_path):
     assert status == 0
     assert "(schema 1)" in out.splitlines()[0]
     assert "schema 1 wrote 'no' where 'copies .grad' and 'copies attributes' did not apply" in out
+    assert "schema 1 did not measure 'is a tensor', 'same dtype'" in out
     assert out.splitlines()[-1] == "no differences"
 
 
@@ -183,7 +190,7 @@ def test_diff_into_a_pipe_that_closes_early_exits_quietly(capsys, tmp_path):
     ("content", "message"),
     [
         ("{not json", "is not valid JSON"),
-        ('{"schema": 7, "rows": []}', "unsupported matrix schema 7; this tcdoc reads schema 1 or 2"),
+        ('{"schema": 7, "rows": []}', "unsupported matrix schema 7; this tcdoc reads schema 1, 2 or 3"),
         ('{"schema": 2, "rows": [{"operation": "clone"}]}', "malformed matrix row"),
         ("[1, 2]", "a matrix must be a JSON object, got list"),
     ],
@@ -209,3 +216,49 @@ def test_python_dash_m_runs_the_same_command():
     )
     assert done.returncode == 2
     assert "unknown operation 'nope'" in done.stderr
+
+
+# -- The names added with the complete reference -----------------------------------------------
+
+
+def every_name() -> list[str]:
+    import tcdoc
+
+    available = [op.name for op in tcdoc.operations()]
+    return [*available, *(op.name for op in tcdoc.module_operations()), *(s.name for s in tcdoc.scenarios())]
+
+
+@pytest.mark.parametrize("name", every_name())
+def test_explain_works_for_every_name(capsys, name):
+    import tcdoc
+
+    status, out, err = run(capsys, "explain", name)
+    assert (status, err) == (0, "")
+    first = out.splitlines()[0]
+    if name in [op.name for op in tcdoc.operations()]:
+        assert first.startswith(tcdoc.get_operation(name).code + ":")
+        assert out.count("\nOn ") == len(tcdoc.scenarios())
+    elif name in [op.name for op in tcdoc.module_operations()]:
+        op = tcdoc.get_module_operation(name)
+        assert first.startswith(op.code + ":")
+        assert f"x is the {op.source}." in out
+        assert all(question in out for question in tcdoc.MODULE_QUESTIONS.values()) or "raises" in out
+    else:
+        assert first == f"{name}: {tcdoc.get_scenario(name).summary}"
+        assert out.count("\ny = ") == len(tcdoc.operations())
+
+
+def test_explain_of_a_list_result_says_it_is_not_a_tensor(capsys):
+    _, out, _ = run(capsys, "explain", "tolist")
+    assert "yes: y is a list, not a tensor" in out
+    assert "yes: y is a float, not a tensor" in out  # a zero-dimensional tensor's tolist()
+
+
+def test_matrix_table_lists_module_rows_after_the_tensor_rows(capsys):
+    status, out, _ = run(capsys, "matrix", "--op", "clone", "--op", "state_dict", "--scenario", "no_grad")
+    assert status == 0
+    lines = out.splitlines()
+    start = lines.index("# module-level operations, on trained_model (x is the model, or the optimizer)")
+    assert lines[start + 1].split()[:3] == ["operation", "new", "object"]
+    assert lines[start + 2].split()[:2] == ["state_dict", "yes"]
+    assert lines[2].startswith("clone")

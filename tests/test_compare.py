@@ -150,7 +150,6 @@ def test_parameter_type_is_reported():
     ("source", "result", "message"),
     [
         ([1.0], torch.ones(1), "source must be a torch.Tensor, got list"),
-        (torch.ones(1), 3.0, "result must be a torch.Tensor, got float"),
         (None, torch.ones(1), "source must be a torch.Tensor, got NoneType"),
     ],
 )
@@ -260,13 +259,16 @@ def test_every_field_has_one_heading_and_the_short_ones_are_fields():
     assert set(SHORT_LABELS) <= set(fields)
 
 
-def test_the_fields_that_may_not_apply_are_exactly_those_typed_bool_or_none():
-    from tcdoc._names import NOT_APPLICABLE
+def test_the_fields_that_may_not_apply_are_exactly_those_typed_optional():
+    from tcdoc._names import NOT_APPLICABLE, TENSOR_ONLY
 
     hints = typing.get_type_hints(tcdoc.Comparison)
-    nullable = [name for name, hint in hints.items() if hint == (bool | None)]
-    assert nullable == list(NOT_APPLICABLE)
-    assert all(reason.startswith("x has no ") for reason in NOT_APPLICABLE.values())
+    optional = {name for name, hint in hints.items() if type(None) in typing.get_args(hint)}
+    assert optional == set(TENSOR_ONLY)
+    assert set(NOT_APPLICABLE) <= set(TENSOR_ONLY)
+    always = {"new_object", "shares_storage", "result_type", "result_is_tensor"}
+    assert always | set(TENSOR_ONLY) == set(hints)
+    assert all(reason.startswith("x ") for reason in NOT_APPLICABLE.values())
 
 
 def test_the_torch_free_names_are_the_registry_names():
@@ -284,3 +286,74 @@ def test_storage_extent_follows_strides_and_offset():
     assert storage_extent(base[1:, 1:3]) == (20, 44)
     assert storage_extent(base.t()) == (0, 48)
     assert storage_extent(base[:, 3]) == (12, 48)
+
+
+# -- Results that are not plain tensors -------------------------------------------------------
+
+
+def test_a_result_that_is_not_a_tensor_answers_only_what_applies():
+    from tcdoc._names import TENSOR_ONLY, not_applicable
+
+    x = leaf()
+    report = tcdoc.compare(x, x.tolist())
+    assert (report.new_object, report.shares_storage, report.result_type) == (True, False, "list")
+    assert report.result_is_tensor is False
+    assert all(report.as_dict()[field] is None for field in TENSOR_ONLY)
+    assert f"requires_grad             None  # {not_applicable('requires_grad', False)}" in repr(report)
+    assert tcdoc.answers(report)["memory"] == "yes: y is a list, not a tensor"
+    # A container holding a view of x does share its memory.
+    assert tcdoc.compare(x, [x.detach()[0]]).shares_storage
+    assert tcdoc.compare(x, {"a": x.detach().clone()}).shares_storage is False
+
+
+def test_inference_tensors_have_no_version_counter_to_share():
+    with torch.inference_mode():
+        x = torch.ones(3)
+    detached, cloned = tcdoc.compare(x, x.detach()), tcdoc.compare(x, x.clone())
+    assert detached.shares_version_counter is None
+    assert cloned.shares_version_counter is None
+    assert (detached.keeps_inference, cloned.keeps_inference) == (True, False)
+    assert tcdoc.compare(torch.ones(3), torch.ones(3)).keeps_inference is None
+
+
+def test_conjugate_bit_hooks_and_overlap():
+    z = torch.tensor([1 + 1j, 2 - 1j]).conj()
+    assert tcdoc.compare(z, z.detach()).keeps_conj is True
+    assert tcdoc.compare(z, z.resolve_conj()).keeps_conj is False
+    assert tcdoc.compare(torch.ones(2), torch.ones(2)).keeps_conj is None
+
+    x = leaf()
+    x.register_hook(lambda grad: grad * 2)
+    assert tcdoc.compare(x, x).keeps_hooks is True
+    assert tcdoc.compare(x, copy.deepcopy(x)).keeps_hooks is False
+    assert tcdoc.compare(leaf(), leaf()).keeps_hooks is None
+
+    row = torch.arange(3.0)
+    assert tcdoc.compare(row, row.expand(2, 3)).overlaps_itself is True
+    assert tcdoc.compare(row, row.expand(2, 3).clone()).overlaps_itself is False
+    assert tcdoc.compare(row, row[::2]).overlaps_itself is False
+
+
+def test_sparse_memory_is_its_indices_and_values():
+    s = torch.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+    detached = tcdoc.compare(s, s.detach())
+    assert detached.shares_storage
+    assert detached.new_bytes == 0
+    assert detached.same_strides is None  # sparse: no strides to compare
+    cloned = tcdoc.compare(s, s.clone())
+    assert not cloned.shares_storage
+    parts = (s._indices(), s._values())
+    assert cloned.new_bytes == sum(part.untyped_storage().nbytes() for part in parts)
+    assert tcdoc.shares_memory(s, s._values())
+    assert not tcdoc.shares_memory(s, s._values().clone())
+
+
+def test_the_n_a_reason_names_what_is_missing():
+    from tcdoc._names import is_not_applicable, not_applicable, reason
+
+    assert reason("grad_fn") is None  # no grad_fn is an answer of its own
+    assert reason("grad_fn", result_is_tensor=False) == "y is not a tensor"
+    assert is_not_applicable("keeps_hooks", {"keeps_hooks": None, "result_is_tensor": True})
+    assert not is_not_applicable("keeps_hooks", {"keeps_hooks": False, "result_is_tensor": True})
+    with pytest.raises(ValueError, match="always applies"):
+        not_applicable("new_object")

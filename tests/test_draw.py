@@ -339,3 +339,22 @@ def test_directive_reports_unknown_operations_and_scenarios(app):
     assert "tcdoc-diagram: unknown operation 'nope'" in warnings
     assert "tcdoc-diagram: unknown scenario 'nowhere'" in warnings
     assert not list(app.env.get_doctree("index").findall(nodes.figure))
+
+
+def test_an_inference_tensor_is_drawn_without_a_version_counter():
+    with torch.inference_mode():
+        x = torch.ones(3)
+    model = draw.diagram(x, x.detach(), "x.detach()")
+    assert model.shares_version_counter is None
+    assert model.source.version is None
+    assert "Version counter: none, inference tensors have no version counter." in draw.alt_text(model)
+
+
+def test_what_cannot_be_drawn_is_refused_with_a_reason():
+    x = torch.ones(2, 2)
+    with pytest.raises(TypeError, match=r"result must be a torch\.Tensor, got list"):
+        draw.diagram(x, x.tolist())
+    with pytest.raises(ValueError, match=r"tcdoc\.draw draws strided tensors only"):
+        draw.diagram(x.to_sparse(), x.to_sparse())
+    with pytest.raises(TypeError, match=r"x.tolist\(\) returns a list, not a tensor"):
+        draw.diagrams(["tolist"], "no_grad")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import sys
@@ -11,28 +12,82 @@ import pytest
 import torch
 
 import tcdoc
+from tcdoc._names import TENSOR_ONLY
+from tcdoc._probe import _plain
 
 CELLS = [(op.name, sc.name) for op in tcdoc.operations() for sc in tcdoc.scenarios()]
 
 
-def fresh_result(operation: str, scenario: str) -> tuple[torch.Tensor, torch.Tensor]:
+def fresh_result(operation: str, scenario: str) -> tuple[torch.Tensor, object]:
     source = tcdoc.get_scenario(scenario).build(torch.device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # probe records them; test_probe_records_warnings checks
         return source, tcdoc.get_operation(operation).apply(source)
 
 
+def writable(tensor: torch.Tensor) -> torch.Tensor:
+    """An alias of ``tensor``'s memory that an in-place operation may write: each byte once.
+
+    A sparse tensor's values; a stride-0 dimension (expand) narrowed to one element.
+    """
+    target = tensor.detach()
+    if target.layout != torch.strided:
+        return target._values()
+    for dim, stride in enumerate(target.stride()):
+        if stride == 0:
+            target = target.narrow(dim, 0, 1)
+    return target
+
+
+def values_of(tensor: torch.Tensor) -> torch.Tensor:
+    """A dense, separate copy of ``tensor``'s values (inference tensors included)."""
+    with torch.inference_mode():
+        dense = tensor.detach().to_dense() if tensor.layout != torch.strided else tensor.detach()
+        return dense.resolve_conj().clone()
+
+
+def write_through(tensor: torch.Tensor) -> None:
+    """Change every value ``tensor`` shows, in place (inference mode lets inference tensors be written)."""
+    with torch.inference_mode():
+        writable(tensor).fill_(-1)
+
+
+def has_version_counter(tensor: torch.Tensor) -> bool:
+    try:
+        tensor._version  # noqa: B018 - reading it is the test
+    except RuntimeError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize(("operation", "scenario"), CELLS)
 def test_every_cell_agrees_with_ground_truth(operation, scenario):
-    """Check the report against what the tensors do when written to and differentiated."""
+    """Check the report against what the objects do when written to and differentiated."""
     row = tcdoc.probe(operation, scenario)
     if row.error is not None:
         with pytest.raises(Exception) as raised:  # noqa: PT011 - the type is checked below
             fresh_result(operation, scenario)
-        assert (type(raised.value).__name__, str(raised.value)) == (row.error.type, row.error.message)
+        assert type(raised.value).__name__ == row.error.type
+        assert row.error.message == _plain(str(raised.value))  # words only: no colour codes, no addresses
         return
     report = row.properties
     source, result = fresh_result(operation, scenario)
+    assert report.new_object == (result is not source)
+    assert report.result_type == type(result).__name__
+
+    if not isinstance(result, torch.Tensor):
+        # A list of Python numbers: a change to x does not reach it, and no tensor question applies.
+        assert not report.result_is_tensor
+        kept = copy.deepcopy(result)
+        write_through(source)
+        assert result == kept
+        assert not report.shares_storage
+        assert all(report.as_dict()[field] is None for field in TENSOR_ONLY)
+        return
+    assert report.result_is_tensor
+    assert report.same_dtype == (result.dtype == source.dtype)
+    assert report.keeps_conj == (result.is_conj() if source.is_conj() else None)
+    assert report.keeps_inference == (result.is_inference() if source.is_inference() else None)
 
     # Gradients: autograd itself says whether source is reachable from result.
     if result.requires_grad and source.requires_grad and result is not source:
@@ -41,11 +96,24 @@ def test_every_cell_agrees_with_ground_truth(operation, scenario):
     elif result is not source:
         assert not report.gradient_flows_to_source
 
+    # Hooks: a hook of x kept on y doubles the gradient that reaches y itself.
+    if not source._backward_hooks:
+        assert report.keeps_hooks is None
+    elif result is source:
+        assert report.keeps_hooks  # the same object, with the same hooks (detach_() keeps them)
+    elif result.requires_grad:
+        (grad,) = torch.autograd.grad((result * 1).sum(), result)
+        assert report.keeps_hooks == torch.equal(grad, torch.full_like(grad, 2.0))
+    else:
+        assert report.keeps_hooks is False  # no gradient ever reaches y, so no hook of y runs
+
     # Version counter: an in-place change to source is or is not seen by result.
-    if result is not source:
+    if not (has_version_counter(source) and has_version_counter(result)):
+        assert report.shares_version_counter is None
+    elif result is not source:
         version = result._version
         with torch.no_grad():
-            source.add_(0)
+            writable(source).mul_(1)
         assert report.shares_version_counter == (result._version != version)
 
     # .grad and attributes: "does not apply" where the source has none; else the result has its own.
@@ -62,12 +130,17 @@ def test_every_cell_agrees_with_ground_truth(operation, scenario):
         assert report.copies_attributes == all(hasattr(result, name) for name in vars(source))
 
     # Memory: write through result and look for the change in source.
-    before = source.detach().clone()
-    with torch.no_grad():
-        result.detach().fill_(-1)
-    changed = not torch.equal(source.detach(), before)
-    assert report.shares_storage == changed
-    assert report.new_object == (result is not source)
+    before = values_of(source)
+    write_through(result)
+    assert report.shares_storage == (not torch.equal(values_of(source), before))
+
+    # Overlap: torch refuses an in-place write to a tensor whose elements overlap.
+    if report.overlaps_itself:
+        with pytest.raises(RuntimeError, match="more than one element"), torch.inference_mode():
+            result.detach().mul_(1)
+    else:
+        with torch.inference_mode():
+            result.detach().mul_(1)
 
 
 def test_probe_records_errors_instead_of_raising():
@@ -96,8 +169,11 @@ def test_probe_leaves_the_source_untouched():
         return x
 
     scenario = tcdoc.Scenario("kept", "a leaf we keep", build)
+    # The in-place family changes x by design (x.detach_() is the point); the rest must not.
     for op in tcdoc.operations():
-        tcdoc.probe(op, scenario)
+        if op.family != "in_place":
+            tcdoc.probe(op, scenario)
+    assert len(kept) == len([op for op in tcdoc.operations() if op.family != "in_place"])
     for x, version in kept:
         assert torch.equal(x.detach(), torch.arange(4.0))
         assert torch.equal(x.grad, torch.ones(4))
@@ -137,10 +213,16 @@ def test_registry_has_every_required_name():
         "new_tensor", "as_tensor", "to_same_dtype", "to_float64", "to_copy", "contiguous", "view",
         "reshape", "numpy_roundtrip", "save_load", "parameter_wrap", "cpu", "clone_contiguous_format",
         "cuda", "to_cuda",
+        # The look-alikes of issue 18.
+        "float", "double", "type_float32", "clone_channels_last", "torch_clone", "index", "slice", "T",
+        "permute", "expand", "cat", "stack", "add_zero", "detach_", "requires_grad_", "tolist",
+        "tensor_from_list", "numpy_direct", "share_memory_", "pin_memory", "to_cuda_non_blocking",
+        "empty_like_copy",
     }  # fmt: skip
     required_scenarios = {
         "leaf_requires_grad", "non_leaf", "no_grad", "parameter", "strided_view", "channels_last",
         "parameter_with_attribute", "cuda",
+        "inference", "conj", "expanded", "hooked", "integer", "sparse", "zero_dim", "subclass",
     }  # fmt: skip
     assert required_ops <= {op.name for op in tcdoc.operations(include_unavailable=True)}
     assert required_scenarios <= {s.name for s in tcdoc.scenarios(include_unavailable=True)}
@@ -160,6 +242,38 @@ def test_scenarios_build_what_they_say():
     assert isinstance(full, torch.nn.Parameter)
     assert full.grad is not None
     assert vars(full)
+    assert tcdoc.get_scenario("inference").build(cpu).is_inference()
+    assert tcdoc.get_scenario("conj").build(cpu).is_conj()
+    assert 0 in tcdoc.get_scenario("expanded").build(cpu).stride()
+    assert tcdoc.get_scenario("hooked").build(cpu)._backward_hooks
+    assert not tcdoc.get_scenario("integer").build(cpu).is_floating_point()
+    assert tcdoc.get_scenario("sparse").build(cpu).is_sparse
+    assert tcdoc.get_scenario("zero_dim").build(cpu).dim() == 0
+    subclass = tcdoc.get_scenario("subclass").build(cpu)
+    assert type(subclass) is not torch.Tensor
+    assert isinstance(subclass, torch.Tensor)
+    # The everyday leaves own their memory: reshape() of a new tensor would be a view of it.
+    assert tcdoc.get_scenario("leaf_requires_grad").build(cpu)._base is None
+    assert tcdoc.get_scenario("no_grad").build(cpu)._base is None
+
+
+def test_the_registry_meets_the_reference_goal_and_groups_it():
+    from tcdoc._names import FAMILIES, SCENARIO_GROUPS
+
+    assert len(tcdoc.operations()) >= 40
+    assert len(tcdoc.scenarios()) >= 14
+    assert {op.family for op in tcdoc.operations(include_unavailable=True)} == set(FAMILIES)
+    assert {s.group for s in tcdoc.scenarios(include_unavailable=True)} == set(SCENARIO_GROUPS)
+    with pytest.raises(ValueError, match="unknown family 'misc'; choose from: copies"):
+        tcdoc.Operation("x", "x", "x", lambda x: x, family="misc")
+    with pytest.raises(ValueError, match="unknown group 'odd'; choose from: everyday, special"):
+        tcdoc.Scenario("x", "x", lambda device: torch.ones(1), group="odd")
+
+
+def test_error_messages_are_words_without_terminal_codes():
+    for row in tcdoc.matrix().rows:
+        if row.error is not None:
+            assert "\x1b" not in row.error.message, row
 
 
 # -- The matrix, its JSON and diff -----------------------------------------------------------
@@ -178,8 +292,9 @@ def test_json_round_trip():
     m = tcdoc.matrix()
     text = json.dumps(m.to_json())
     data = json.loads(text)
-    assert data["schema"] == tcdoc.SCHEMA == 2
-    assert set(data) >= {"schema", "torch", "device", "rows"}
+    assert data["schema"] == tcdoc.SCHEMA == 3
+    assert set(data) >= {"schema", "torch", "device", "rows", "modules"}
+    assert len(data["modules"]) == len(tcdoc.module_operations())
     assert set(data["rows"][0]) == {"operation", "scenario", "error", "not_run", "warnings", "properties"}
     assert tcdoc.Matrix.from_json(data) == m
 
@@ -190,14 +305,36 @@ def test_json_has_null_exactly_where_there_was_nothing_to_copy():
         if row["properties"] is None:
             continue
         source = tcdoc.get_scenario(row["scenario"]).build(torch.device("cpu"))
+        values = row["properties"]
+        if not values["result_is_tensor"]:
+            assert all(values[field] is None for field in TENSOR_ONLY), row
+            continue
         has_grad = source.is_leaf and source.grad is not None
-        assert (row["properties"]["copies_grad"] is None) == (not has_grad), row
-        assert (row["properties"]["copies_attributes"] is None) == (not vars(source)), row
+        assert (values["copies_grad"] is None) == (not has_grad), row
+        assert (values["copies_attributes"] is None) == (not vars(source)), row
+        assert (values["keeps_hooks"] is None) == (not source._backward_hooks), row
+        assert (values["keeps_conj"] is None) == (not source.is_conj()), row
+        assert (values["keeps_inference"] is None) == (not source.is_inference()), row
+        assert (values["same_strides"] is None) == (source.layout != torch.strided), row
+
+
+def schema_2(matrix: tcdoc.Matrix) -> dict:
+    """Write ``matrix`` as schema 2 did: none of the schema-3 fields, no module rows."""
+    from tcdoc._probe import SCHEMA_3_FIELDS
+
+    data = matrix.to_json()
+    data["schema"] = 2
+    del data["modules"]
+    for row in data["rows"]:
+        for field in SCHEMA_3_FIELDS:
+            if row["properties"] is not None:
+                del row["properties"][field]
+    return data
 
 
 def schema_1(matrix: tcdoc.Matrix) -> dict:
     """Write ``matrix`` as tcdoc 0.x did: schema 1, no ``not_run``, False for "does not apply"."""
-    data = matrix.to_json()
+    data = schema_2(matrix)
     data["schema"] = 1
     for row in data["rows"]:
         del row["not_run"]
@@ -212,7 +349,33 @@ def test_schema_1_is_read_and_written_back_as_it_was():
     old = tcdoc.Matrix.from_json(data)
     assert old.schema == 1
     assert old.get("clone", "no_grad").properties.copies_grad is False
+    assert old.get("clone", "no_grad").properties.same_dtype is None  # not measured then
     assert old.to_json() == data
+
+
+def test_schema_2_is_read_without_what_it_did_not_measure():
+    new = tcdoc.matrix(["clone", "tolist", "state_dict"], ["no_grad", "inference"])
+    data = schema_2(new)
+    old = tcdoc.Matrix.from_json(data)
+    assert (old.schema, old.modules) == (2, ())
+    assert old.get("clone", "no_grad").properties.result_is_tensor  # every schema-2 result was a tensor
+    assert old.to_json() == data
+    assert tcdoc.diff(old, new) == ()  # what schema 2 did not measure is not a change
+    data["rows"][0]["properties"]["same_dtype"] = True
+    with pytest.raises(ValueError, match="a schema-2 row has none of result_is_tensor"):
+        tcdoc.Matrix.from_json(data)
+
+
+def test_module_rows_round_trip_and_diff():
+    m = tcdoc.matrix(["state_dict", "module_to_float64"], [])
+    assert m.rows == ()
+    assert tcdoc.Matrix.from_json(json.loads(json.dumps(m.to_json()))) == m
+    row = m.get_module("state_dict")
+    changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, same_tensors=7))
+    new = dataclasses.replace(m, modules=(changed, m.modules[1]))
+    assert tcdoc.diff(m, new) == (tcdoc.CellChange("state_dict", "trained_model", "same_tensors", 0, 7),)
+    with pytest.raises(KeyError, match="no row for module operation 'nope'"):
+        m.get_module("nope")
 
 
 def test_diff_against_schema_1_does_not_count_no_against_not_applicable():
@@ -233,7 +396,9 @@ def test_diff_against_schema_1_does_not_count_no_against_not_applicable():
     ("data", "message"),
     [
         ([], "a matrix must be a JSON object, got list"),
-        ({"schema": 3, "rows": []}, "unsupported matrix schema 3; this tcdoc reads schema 1 or 2"),
+        ({"schema": 4, "rows": []}, "unsupported matrix schema 4; this tcdoc reads schema 1, 2 or 3"),
+        ({"schema": 2, "rows": [], "modules": [{}]}, "a schema-2 matrix has no 'modules' rows"),
+        ({"schema": 3, "rows": [], "modules": [{"operation": "x"}]}, "malformed module row"),
         ({"schema": 2}, "a matrix needs a list of row objects"),
         ({"schema": 2, "rows": [{"operation": "clone"}]}, "malformed matrix row"),
         (
@@ -307,4 +472,4 @@ def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch):
 
 def test_operations_that_need_a_package_say_so():
     needing = {op.name: op.needs for op in tcdoc.operations(include_unavailable=True) if op.needs}
-    assert needing == {"numpy_roundtrip": ("numpy",)}
+    assert needing == {"numpy_roundtrip": ("numpy",), "numpy_direct": ("numpy",)}

@@ -1,4 +1,8 @@
-"""The parts of tcdoc.sphinxext that serve the site around the facts: code links, source buttons, sitemap."""
+"""The parts of tcdoc.sphinxext that serve the site around the facts.
+
+Code links, source buttons, the sitemap, and what each page loads: the copy buttons' script and
+the highlighting stylesheet.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from pathlib import Path
 import pytest
 from sphinx.application import Sphinx
 
+from tcdoc.sphinxext._assets import without_unused_token_styles
 from tcdoc.sphinxext._code_links import with_attribute_candidates
 from tcdoc.sphinxext._source_links import gallery_source
 
@@ -146,3 +151,54 @@ def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path):
     assert first == [f"https://example.org/{page}.html" for page in ("a", "b", "index")]
     build(docs)  # nothing changed: Sphinx writes no page again
     assert sitemap(docs) == first
+
+
+# -- What each page loads --------------------------------------------------------------------------
+
+
+def code_and_prose(docs: Path) -> Path:
+    """Write a site of a page of Python code and a page of prose; return where it builds."""
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
+    code = ".. code-block:: python\n\n   import copy\n"
+    (docs / "index.rst").write_text(f"Code\n====\n\n{code}\n.. toctree::\n\n   prose\n")
+    (docs / "prose.rst").write_text("Prose\n=====\n\nNo code here.\n")
+    return docs / "_build"
+
+
+def test_only_pages_with_code_load_the_copy_script_and_the_highlighting_styles(tmp_path):
+    out = code_and_prose(tmp_path / "docs")
+    build(tmp_path / "docs")
+    assert (out / "_static" / "tcdoc-copy.js").is_file()
+    code = (out / "index.html").read_text(encoding="utf-8")
+    prose = (out / "prose.html").read_text(encoding="utf-8")
+    assert '<script defer="defer" src="_static/tcdoc-copy.js' in code
+    assert 'href="_static/pygments.css' in code
+    assert "tcdoc-copy.js" not in prose
+    assert "pygments.css" not in prose
+    assert "tcdoc-a11y.js" in prose  # every page: code is not the only thing that scrolls
+
+
+def test_the_highlighting_styles_keep_the_tokens_of_every_page_even_after_a_partial_build(tmp_path):
+    docs = tmp_path / "docs"
+    out = code_and_prose(docs)
+    build(docs)
+    css = (out / "_static" / "pygments.css").read_text(encoding="utf-8")
+    assert ".highlight .kn{" in css  # import, a Keyword.Namespace
+    assert ".highlight .nn{" in css  # copy, a Name.Namespace
+    assert ".highlight .gd{" not in css  # Generic.Deleted: the site shows no diff
+    (docs / "prose.rst").write_text("Prose\n=====\n\n.. code-block:: diff\n\n   - old\n   + new\n")
+    build(docs)  # writes prose.html only
+    css = (out / "_static" / "pygments.css").read_text(encoding="utf-8")
+    assert ".highlight .gd{" in css
+    assert ".highlight .kn{" in css  # index.html, not written again, still needs it
+
+
+def test_a_rule_that_styles_a_used_token_among_others_stays():
+    css = ".highlight .gd, .highlight .k{color: red}.highlight .gd, .highlight .gi{color: blue}"
+    assert without_unused_token_styles(css, {"k"}) == ".highlight .gd, .highlight .k{color: red}"
+
+
+def test_rules_that_style_no_token_stay_whatever_is_used():
+    css = ".highlight{background: #fff}.highlight pre{line-height: 1}.highlight td.linenos .special{color: x}"
+    assert without_unused_token_styles(css, set()) == css

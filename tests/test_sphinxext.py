@@ -155,7 +155,8 @@ def test_scenarios_directive_lists_every_scenario(app):
     lists = app.env.get_doctree("index").findall(nodes.bullet_list)
     # The matrix lists its errors and warnings in bullet lists of its own sections.
     (items,) = [b for b in lists if not any(i.startswith("matrix-") for i in b.parent["ids"])]
-    expected = [f"{scenario.name}: {scenario.summary}" for scenario in tcdoc.scenarios()]
+    # docutils curls the apostrophes of the summaries (smart quotes).
+    expected = [f"{s.name}: {s.summary}".replace("'", "\u2019") for s in tcdoc.scenarios()]
     assert [item.astext() for item in items.children] == expected
     names = [item.next_node(nodes.literal).astext() for item in items.children]
     assert names == [scenario.name for scenario in tcdoc.scenarios()]
@@ -490,7 +491,7 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(make_app, tmp_path):
     html = built_html(tmp_path / "site")
     assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
     assert '<abbr title="n/a: x has no Python attributes">n/a</abbr>' in html
-    note = "means there was nothing to copy: under “copies .grad”, x has no .grad; under “copies attributes”"
+    note = "does not apply: under “copies .grad”, x has no .grad; under “copies attributes”, x has no Python"
     assert note in html
     assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
     assert tcdoc.probe("deepcopy", "parameter").properties.copies_grad is False  # a real "no" stays "no"
@@ -607,3 +608,106 @@ class _Config:
 
     def __contains__(self, key: str) -> bool:
         return key in self.__dict__
+
+
+# -- The complete reference: non-tensor results, modules, families, long messages -------------------
+
+REFERENCE_PAGE = """\
+Facts
+=====
+
+.. tcdoc-summary::
+   :operations: clone detach deepcopy
+   :scenario: non_leaf
+
+.. tcdoc-matrix::
+   :operations: deepcopy torch_tensor
+   :scenarios: leaf_requires_grad non_leaf
+
+.. tcdoc-properties::
+   :operations: deepcopy
+   :scenarios: no_grad parameter
+   :fields: copies_grad copies_attributes
+
+Detach shares storage: :tcdoc-fact:`detach/no_grad/shares_storage`.
+Built with torch :tcdoc-env:`torch`.
+Deepcopy copies .grad: :tcdoc-fact:`deepcopy/no_grad/copies_grad`.
+
+.. tcdoc-properties::
+   :operations: tolist
+   :scenarios: no_grad
+   :fields: new_object requires_grad same_dtype
+
+.. tcdoc-modules::
+
+.. tcdoc-modules::
+   :operations: state_dict module_to_float64
+   :answers:
+
+The model converted in place: :tcdoc-fact:`module_to_float64/trained_model/changes_source`.
+A list has no dtype: :tcdoc-fact:`tolist/no_grad/same_dtype`.
+"""
+
+
+@pytest.fixture
+def reference_html(make_app, tmp_path) -> str:
+    assert build(make_app, tmp_path / "reference", REFERENCE_PAGE) == ""
+    return built_html(tmp_path / "reference")
+
+
+def test_a_result_that_is_not_a_tensor_shows_n_a_and_why(reference_html):
+    html = reference_html
+    assert '<abbr title="n/a: y is not a tensor">n/a</abbr>' in html
+    assert "under “requires_grad”, “same dtype”, y is not a tensor" in html
+    assert '<span class="pre">n/a:</span> <span class="pre">y</span>' in html
+
+
+def test_modules_table_and_answers_are_measured(reference_html):
+    html = reference_html
+    for op in tcdoc.module_operations():
+        assert op.code.replace('"', "&quot;") in html
+    report = tcdoc.probe_module("module_to_float64").outcome
+    for words in tcdoc.module_answers(report).values():
+        assert words.replace("'", "\u2019") in html  # docutils' smart quotes
+    assert f'<span class="pre">{report.changes_source}</span>' in html
+    assert "x\u2019s tensors have no .grad" in html  # the optimizer rows, in the note
+
+
+def test_matrix_family_and_groups(make_app, tmp_path):
+    page = "X\n=\n\n.. tcdoc-matrix::\n   :family: in_place\n"
+    assert build(make_app, tmp_path / "family", page) == ""
+    html = built_html(tmp_path / "family")
+    in_place = [op.name for op in tcdoc.operations() if op.family == "in_place"]
+    assert [f'id="matrix-{name}"' in html for name in in_place] == [True] * len(in_place)
+    assert 'id="matrix-clone"' not in html
+    # Each operation has a table per group: the special tensors' properties are left out of the first.
+    assert html.count("Not shown, since they do not apply to any x of this table") >= len(in_place)
+    bad = "X\n=\n\n.. tcdoc-matrix::\n   :family: nope\n"
+    assert "unknown family" in build(make_app, tmp_path / "bad-family", bad)
+
+
+def test_scenarios_by_group_and_bad_names_in_module_tables(make_app, tmp_path):
+    page = "X\n=\n\n.. tcdoc-scenarios::\n   :group: special\n"
+    assert build(make_app, tmp_path / "special", page) == ""
+    html = built_html(tmp_path / "special")
+    assert '<span class="pre">inference</span>' in html
+    assert '<span class="pre">no_grad</span>' not in html
+    odd = "X\n=\n\n.. tcdoc-scenarios::\n   :group: odd\n"
+    assert "unknown group 'odd'" in build(make_app, tmp_path / "odd", odd)
+    bad = "X\n=\n\n.. tcdoc-modules::\n   :operations: state\n"
+    assert "tcdoc-modules: unknown module operation 'state'" in build(make_app, tmp_path / "state", bad)
+    fact = "X\n=\n\n:tcdoc-fact:`state_dict/no_grad/new_object`\n"
+    assert "a module-level operation's scenario is 'trained_model'" in build(
+        make_app, tmp_path / "fact", fact
+    )
+
+
+def test_a_very_long_message_is_cut_at_a_sentence_and_says_so(make_app, tmp_path):
+    error = tcdoc.probe("view", "sparse").error
+    assert len(str(error)) > 400  # torch lists every dispatch key
+    page = "X\n=\n\n.. tcdoc-matrix::\n   :operations: view\n   :scenarios: sparse\n"
+    assert build(make_app, tmp_path / "long", page) == ""
+    html = built_html(tmp_path / "long")
+    assert f"({len(str(error))} characters in all; the JSON of tcdoc matrix has the whole message)" in html
+    assert "raises NotImplementedError: Could not run" in html
+    assert str(error)[-60:] not in html

@@ -109,8 +109,13 @@ def _filter(pot: Path) -> None:
 # -- The extension's catalogue ---------------------------------------------------------------
 
 EXTENSION_PO = ROOT / "tcdoc" / "sphinxext" / "locales" / LANGUAGE / "LC_MESSAGES" / "tcdoc.po"
-# Where the extension and the core spell a message to translate: _("...") and, in answers(), t("...").
-MARKERS = {ROOT / "tcdoc" / "sphinxext": "_", ROOT / "tcdoc" / "_compare.py": "t"}
+# Where the extension and the core spell a message to translate: _("...") and, in answers() and
+# module_answers(), t("...").
+MARKERS = {
+    ROOT / "tcdoc" / "sphinxext": "_",
+    ROOT / "tcdoc" / "_compare.py": "t",
+    ROOT / "tcdoc" / "_modules.py": "t",
+}
 
 
 def extension_messages() -> list[str]:
@@ -118,14 +123,19 @@ def extension_messages() -> list[str]:
     import tcdoc
     from tcdoc import gating
     from tcdoc._claims import claims
-    from tcdoc._names import LABELS, NOT_APPLICABLE
+    from tcdoc import _names
 
     found: list[str] = []
     for place, marker in MARKERS.items():
         for path in sorted(place.rglob("*.py")) if place.is_dir() else [place]:
             found += _marked(path, marker)
-    found += list(LABELS.values()) + list(NOT_APPLICABLE.values()) + list(tcdoc.QUESTIONS.values())
+    found += list(_names.LABELS.values()) + list(_names.MODULE_LABELS.values())
+    found += list(tcdoc.QUESTIONS.values()) + list(tcdoc.MODULE_QUESTIONS.values())
+    found += [str(_names.reason(field)) for field in _names.LABELS if _names.reason(field) is not None]
+    found += [str(_names.reason(f, result_is_tensor=False)) for f in _names.LABELS if _names.reason(f, False)]
+    found += list(_names.MODULE_NOT_APPLICABLE.values()) + [_names.MODULE_SCENARIO_SUMMARY]
     found += [op.summary for op in tcdoc.operations(include_unavailable=True)]
+    found += [op.summary for op in tcdoc.module_operations()]
     found += [scenario.summary for scenario in tcdoc.scenarios(include_unavailable=True)]
     found += [gating.NO_CUDA_NOTE]
     found += [claim.text for claim in claims() if not claim.quoted_in]  # examples quote the others

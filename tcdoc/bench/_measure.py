@@ -307,7 +307,9 @@ def _bytes_allocated(code: str, names: dict[str, Any], device: str) -> int:
     result = eval(code, dict(names))
     if shares_memory(names["out"], result):
         return 0
-    return compare(names["x"], result).new_bytes
+    new_bytes = compare(names["x"], result).new_bytes
+    assert new_bytes is not None  # every method timed here returns a tensor
+    return new_bytes
 
 
 def _minor_faults() -> int | None:

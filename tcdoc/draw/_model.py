@@ -82,11 +82,14 @@ class TensorBox:
     requires_grad, is_leaf, grad_fn
         Its autograd metadata, as measured by :func:`tcdoc.compare`.
     version
-        Its version counter's value (``_version``).
+        Its version counter's value (``_version``); ``None`` for an inference tensor, which
+        has no version counter.
     storage
         Index of its storage in :attr:`Diagram.storages`.
     span
         The bytes of that storage it reaches.
+    inference
+        It is an inference tensor (made under :class:`torch.inference_mode`); its box says so.
 
     """
 
@@ -98,9 +101,10 @@ class TensorBox:
     requires_grad: bool
     is_leaf: bool
     grad_fn: str | None
-    version: int
+    version: int | None
     storage: int
     span: Span
+    inference: bool = False
 
     def lines(self) -> tuple[str, ...]:
         """Return the metadata lines written in the box.
@@ -117,6 +121,7 @@ class TensorBox:
             f"requires_grad={self.requires_grad}",
             f"is_leaf={self.is_leaf}",
             f"grad_fn={self.grad_fn}",
+            *(["is_inference=True"] if self.inference else []),
         )
 
 
@@ -163,7 +168,8 @@ class Diagram:
     shares_storage
         At least one byte of ``y`` is a byte of ``x`` (as :func:`tcdoc.compare` measured).
     shares_version_counter
-        ``x`` and ``y`` count in-place changes on one version counter.
+        ``x`` and ``y`` count in-place changes on one version counter; ``None`` where either
+        is an inference tensor, which has none.
     edge
         ``"kept"`` when gradients flow from ``y`` back to ``x``; ``"cut"`` when ``x`` requires
         grad and they do not; ``"none"`` when ``x`` has no autograd history to keep;
@@ -179,7 +185,7 @@ class Diagram:
     storages: tuple[StorageBar, ...]
     new_object: bool
     shares_storage: bool
-    shares_version_counter: bool
+    shares_version_counter: bool | None
     edge: Edge
     new_bytes: int
 
@@ -246,9 +252,11 @@ def diagram(
     Raises
     ------
     TypeError
-        If ``source`` or ``result`` is not a tensor, or ``code`` is not a string.
+        If ``source`` or ``result`` is not a tensor (``x.tolist()`` returns a list, which has
+        no storage to draw), or ``code`` is not a string.
     ValueError
-        If ``names`` is not two different, non-empty strings.
+        If ``names`` is not two different, non-empty strings, or either tensor is not strided
+        (a sparse tensor has no one storage to draw).
 
     Examples
     --------
@@ -265,12 +273,18 @@ def diagram(
     'tail = base[2:]'
 
     """
+    for name, value in (("source", source), ("result", result)):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+        if value.layout != torch.strided:
+            raise ValueError(f"{name} is a {value.layout} tensor; tcdoc.draw draws strided tensors only")
     report = tcdoc.compare(source, result)
     own = tcdoc.compare(source, source)  # the source's own metadata, measured the same way
     if code is not None and not isinstance(code, str):
         raise TypeError(f"code must be a str or None, got {type(code).__name__}")
     _check_names(names)
     x, y = names
+    assert report.new_bytes is not None  # both are strided tensors, checked above
     one_storage = report.new_bytes == 0 and source.device == result.device
     source_bar = StorageBar(
         source.untyped_storage().nbytes(), source.element_size(), (x, y) if one_storage else (x,)
@@ -350,7 +364,8 @@ def alt_text(model: Diagram | Failure) -> str:
     if model.new_object:
         parts.append(f"{y.name}: {', '.join(y.lines())}.")
     parts.append(f"Memory: {_memory_words(model)}.")
-    parts.append(f"Version counter: {'shared' if model.shares_version_counter else 'separate'}.")
+    counter = {True: "shared", False: "separate", None: "none, inference tensors have no version counter"}
+    parts.append(f"Version counter: {counter[model.shares_version_counter]}.")
     parts.append(f"Autograd edge from {y.name} to {x.name}: {_edge_words(model)}.")
     return " ".join(parts)
 
@@ -359,6 +374,8 @@ def alt_text(model: Diagram | Failure) -> str:
 
 
 def _box(tensor: torch.Tensor, name: str, report: tcdoc.Comparison, storage: int) -> TensorBox:
+    assert report.requires_grad is not None  # a tensor's fields all apply
+    assert report.is_leaf is not None
     return TensorBox(
         name=name,
         type_name=report.result_type,
@@ -368,9 +385,10 @@ def _box(tensor: torch.Tensor, name: str, report: tcdoc.Comparison, storage: int
         requires_grad=report.requires_grad,
         is_leaf=report.is_leaf,
         grad_fn=report.grad_fn,
-        version=tensor._version,
+        version=None if tensor.is_inference() else tensor._version,
         storage=storage,
         span=_span(tensor),
+        inference=tensor.is_inference(),
     )
 
 
@@ -401,6 +419,10 @@ def _diagram_of(op: tcdoc.Operation, scenario: tcdoc.Scenario, device: torch.dev
             result = op.apply(source)
         except Exception as exc:  # noqa: BLE001 - the operation's error is what the panel shows
             return Failure(op.code, type(exc).__name__, str(exc))
+    if not isinstance(result, torch.Tensor):
+        raise TypeError(
+            f"{op.code} returns a {type(result).__name__}, not a tensor: there is nothing to draw"
+        )
     return diagram(source, result, op.code)
 
 

@@ -303,6 +303,9 @@ def _version_counters(ax: Axes, model: Diagram, fontsize: float) -> None:
     """One circle tied to both boxes when the counter is shared, one per box when not."""
     x_edge, y_edge, middle = 0.05 + _BOX_W, _WIDTH - 0.05 - _BOX_W, _WIDTH / 2
     size = fontsize * 2.6
+    if model.shares_version_counter is None:  # an inference tensor has no counter to draw
+        _label(ax, middle, _VERSION_Y, "inference tensor:\nno counter to share", fontsize)
+        return
     if not model.new_object:  # one object, one counter: beside its box
         x_edge = (_WIDTH + _BOX_W) / 2
         spots = [(x_edge + 0.35, model.source.version)]

@@ -3,10 +3,13 @@
 Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 
 - ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
-- ``tcdoc-matrix``: every operation on every scenario, one table per operation;
+- ``tcdoc-matrix``: every operation (or one ``:family:``) on every scenario, one section per
+  operation with a table per group of scenarios;
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
   one compact table;
+- ``tcdoc-modules``: the module-level operations (``model.to()``, ``state_dict()``, ...), one
+  row each, with their fields or (``:answers:``) the questions answered in words;
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
 - ``tcdoc-diagram``: pictures of what operations did, drawn at build time;
 - ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
@@ -28,6 +31,7 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - for a site built with furo and sphinx-gallery: "view" and "edit" buttons of a gallery page
   that open its example script (``_source_links``), and with sphinx-sitemap, a sitemap that
   lists every page after an incremental build too (``_sitemap``);
+- a copy button on each block of highlighted code (``_copy_button``);
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
   thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
   on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
@@ -37,8 +41,8 @@ Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_devic
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
 ``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
-``_gallery_guard``, ``_gpu``, ``_i18n``, ``_code_links``, ``_source_links``, ``_sitemap``, ``_a11y`` and
-``_assets``. Sphinx is imported only under this package.
+``_gallery_guard``, ``_gpu``, ``_i18n``, ``_code_links``, ``_source_links``, ``_sitemap``,
+``_copy_button``, ``_a11y`` and ``_assets``. Sphinx is imported only under this package.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from tcdoc.sphinxext import (
     _claims,
     _code_links,
     _config,
+    _copy_button,
     _gallery_guard,
     _gpu,
     _i18n,
@@ -76,6 +81,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
     app.add_directive("tcdoc-properties", _tables.PropertiesDirective)
+    app.add_directive("tcdoc-modules", _tables.ModulesDirective)
     app.add_directive("tcdoc-command", CommandDirective)
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)
@@ -99,12 +105,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _source_links.point_at_example_sources)
     # Before sphinx-sitemap (priority 500) writes sitemap.xml.
     app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
+    app.connect("builder-inited", _copy_button.add_script)
     app.connect("builder-inited", _a11y.add_script)
     app.connect("doctree-resolved", _a11y.describe_thumbnails)
     # After furo's handler (priority 500), which renders the sidebar's tree into the context.
     app.connect("html-page-context", _a11y.level_captions, priority=900)
     app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
     app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

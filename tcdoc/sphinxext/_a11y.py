@@ -15,18 +15,17 @@ axe-core checks (``tests/browser``), and are mended here rather than by switchin
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from tcdoc.sphinxext import _assets
+
 __all__ = ["SCRIPT", "add_script", "describe_thumbnails", "level_captions"]
 
 SCRIPT = "tcdoc-a11y.js"
 """The script, shipped in this package's ``_static`` folder, that puts scrolling code in the tab order."""
-
-_STATIC = Path(__file__).parent / "_static"
 
 # What Sphinx's HTML writer emits for a toctree's caption (HTML5Translator.visit_title).
 _CAPTION = re.compile(r'<p class="caption" role="heading"(?![^>]*aria-level)')
@@ -38,12 +37,7 @@ _PAGE_PARTS = ("body", "furo_navigation_tree")
 
 def add_script(app: Sphinx) -> None:
     """Serve and load ``tcdoc-a11y.js`` on every page (``builder-inited``)."""
-    if app.builder.format != "html":
-        return
-    static = app.config.html_static_path
-    if str(_STATIC) not in static:
-        static.append(str(_STATIC))
-    app.add_js_file(SCRIPT, defer="defer")
+    _assets.add_script(app, SCRIPT)
 
 
 def level_captions(

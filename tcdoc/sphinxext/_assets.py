@@ -1,12 +1,15 @@
 """Load on each page only what the page uses, and its pictures when a reader gets near them.
 
 sphinx-gallery adds its stylesheets and its tag filter to every page of the site, whether or not
-the page shows a gallery, a tag or a rendered output. Each of these files styles or drives one
-kind of markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
+the page shows a gallery, a tag or a rendered output, and this extension adds its copy buttons'
+script (:mod:`tcdoc.sphinxext._copy_button`). Each of these files styles or drives one kind of
+markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
 picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
 comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
 to. The stylesheets that the build writes with comments and indentation are written again
-without them (:func:`minify_stylesheets`). ``tests/browser`` measures what the pages weigh.
+without them (:func:`minify_stylesheets`), and the highlighting stylesheet without the colours of
+the kinds of token that no page of the site shows (:func:`drop_unused_token_styles`).
+``tests/browser`` measures what the pages weigh.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ from sphinx.application import Sphinx
 
 __all__ = [
     "NEEDS",
+    "STATIC",
     "STYLESHEETS",
+    "add_script",
     "drop_unused_assets",
+    "drop_unused_token_styles",
     "load_images_lazily",
     "minify_css",
     "minify_stylesheets",
+    "without_unused_token_styles",
 ]
 
 NEEDS = {
@@ -34,8 +41,25 @@ NEEDS = {
     "sg_gallery-binder.css": "binder-badge",
     "sg_gallery-dataframe.css": "dataframe",
     "sg_gallery-rendered-html.css": "rendered_html",
+    "pygments.css": "highlight",
+    "tcdoc-copy.js": '<div class="highlight">',
 }
-"""Each of sphinx-gallery's files, by name, and what a page's HTML contains when it needs it."""
+"""Each of sphinx-gallery's files, the highlighting stylesheet and this extension's copy script, by
+name, and what a page's HTML contains when it needs it (code highlighted by Pygments is in an
+element of class ``highlight``, a block of it in ``<div class="highlight">``)."""
+
+STATIC = Path(__file__).parent / "_static"
+"""This package's ``_static`` folder: the scripts the extension adds to the site."""
+
+
+def add_script(app: Sphinx, name: str) -> None:
+    """Serve the script ``name`` from :data:`STATIC` and load it, deferred, on the pages of an HTML build."""
+    if app.builder.format != "html":
+        return
+    static = app.config.html_static_path
+    if str(STATIC) not in static:
+        static.append(str(STATIC))
+    app.add_js_file(name, defer="defer")
 
 
 def drop_unused_assets(
@@ -84,15 +108,14 @@ def load_images_lazily(
 
 STYLESHEETS = (
     "pygments.css",
-    "copybutton.css",
     "sg_gallery.css",
     "sg_gallery-binder.css",
     "sg_gallery-dataframe.css",
     "sg_gallery-rendered-html.css",
     "tcdoc.css",
 )
-"""The stylesheets under ``_static`` that Sphinx, furo, sphinx-copybutton, sphinx-gallery and
-this site write with comments and indentation (furo's own are minified already)."""
+"""The stylesheets under ``_static`` that Sphinx, furo, sphinx-gallery and this site write with
+comments and indentation (furo's own are minified already)."""
 
 _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _SPACE = re.compile(r"\s+")
@@ -125,3 +148,52 @@ def minify_stylesheets(app: Sphinx, exception: BaseException | None) -> None:
         path = static / name
         if path.is_file():
             path.write_text(minify_css(path.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+# A rule, its selectors and its declarations (inside an @media block too: the block's own braces are
+# left as they are), and the kind of token a selector of Pygments' stylesheet styles.
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_TOKEN_CLASS = re.compile(r"\.highlight \.([\w-]+)")
+_CLASS_ATTRIBUTE = re.compile(r'\bclass="([^"]*)"')
+
+
+def without_unused_token_styles(css: str, used: set[str]) -> str:
+    """Return Pygments' stylesheet ``css`` without the rules for kinds of token not in ``used``.
+
+    A rule goes only when each of its selectors styles one kind of token (``.highlight .k``,
+    in any theme), and none of these kinds is in ``used``; every other rule stays.
+
+    >>> css = ".highlight pre{line-height: 125%;}.highlight .k{color: blue}.highlight .ne{color: red}"
+    >>> without_unused_token_styles(css, {"k"})
+    '.highlight pre{line-height: 125%;}.highlight .k{color: blue}'
+    >>> without_unused_token_styles("@media x{body .highlight .ne{color: red}.highlight .k{}}", {"k"})
+    '@media x{.highlight .k{}}'
+    """
+
+    def keep(rule: re.Match[str]) -> str:
+        kinds = [_TOKEN_CLASS.search(selector) for selector in rule.group(1).split(",")]
+        if all(kind is not None and kind.group(1) not in used for kind in kinds):
+            return ""
+        return rule.group(0)
+
+    return _RULE.sub(keep, css)
+
+
+def drop_unused_token_styles(app: Sphinx, exception: BaseException | None) -> None:
+    """Write ``pygments.css`` again with the colours of only the tokens the site shows (``build-finished``).
+
+    The classes used are read from every HTML file of the built site, so a build that writes only
+    some pages keeps the rules the others need. Each build starts again from the whole stylesheet,
+    which Sphinx and then furo's ``build-finished`` handler write on every build.
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    path = outdir / "_static" / "pygments.css"
+    if not path.is_file():
+        return
+    used: set[str] = set()
+    for page in outdir.rglob("*.html"):
+        for classes in _CLASS_ATTRIBUTE.findall(page.read_text(encoding="utf-8")):
+            used.update(classes.split())
+    path.write_text(without_unused_token_styles(path.read_text(encoding="utf-8"), used), encoding="utf-8")

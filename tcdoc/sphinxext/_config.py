@@ -15,7 +15,7 @@ from sphinx.config import Config
 from sphinx.errors import ConfigError
 
 from tcdoc import gating
-from tcdoc._names import OPERATION_NAMES
+from tcdoc._names import MODULE_OPERATION_NAMES, OPERATION_NAMES
 
 __all__ = ["DEVICES", "add_config_values", "check_config"]
 
@@ -64,11 +64,12 @@ def _check_operation_docs(docs: object) -> None:
         raise ConfigError(
             f"tcdoc_operation_docs must be a dict of operation name to docname; got {type(docs).__name__}"
         )
-    unknown = sorted(str(name) for name in docs if name not in OPERATION_NAMES)
+    known = (*OPERATION_NAMES, *MODULE_OPERATION_NAMES)
+    unknown = sorted(str(name) for name in docs if name not in known)
     if unknown:
         raise ConfigError(
             f"tcdoc_operation_docs names unknown operations: {', '.join(map(repr, unknown))}. "
-            f"Known operations: {', '.join(OPERATION_NAMES)}"
+            f"Known operations: {', '.join(known)}"
         )
     for name, docname in docs.items():
         if not isinstance(docname, str) or not docname or docname.endswith((".html", ".md", ".rst", ".py")):

@@ -1,12 +1,13 @@
 """The fact directives and roles: tables, lists and single values, all read from one matrix per build.
 
-``tcdoc-summary``, ``tcdoc-matrix``, ``tcdoc-properties`` and ``tcdoc-scenarios``;
-``{tcdoc-fact}`op/scenario/field``` and ``{tcdoc-env}`torch```. Every value comes from
-:func:`tcdoc.matrix`, probed once per build on ``tcdoc_device``.
+``tcdoc-summary``, ``tcdoc-matrix``, ``tcdoc-properties``, ``tcdoc-scenarios`` and
+``tcdoc-modules``; ``{tcdoc-fact}`op/scenario/field``` and ``{tcdoc-env}`torch```. Every value
+comes from :func:`tcdoc.matrix`, probed once per build on ``tcdoc_device``.
 
-A field that did not apply (``None`` in a field of ``tcdoc._names.NOT_APPLICABLE``) shows as
-"n/a", with its reason in the cell's tooltip and in a note under the table; a cell that was
-not run shows "not run: needs numpy"; neither ever shows as "no".
+A field that did not apply (see :func:`tcdoc._names.is_not_applicable`: nothing to copy, or a
+result that is not a tensor) shows as "n/a", with its reason in the cell's tooltip and in a
+note under the table; a cell that was not run shows "not run: needs numpy"; neither ever
+shows as "no".
 """
 
 from __future__ import annotations
@@ -28,7 +29,18 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_refnode
 
 import tcdoc
-from tcdoc._names import LABELS, NOT_APPLICABLE, not_applicable
+from tcdoc._names import (
+    FAMILIES,
+    LABELS,
+    MODULE_LABELS,
+    MODULE_NOT_APPLICABLE,
+    MODULE_OPERATION_NAMES,
+    MODULE_SCENARIO,
+    MODULE_SCENARIO_SUMMARY,
+    SCENARIO_GROUPS,
+    is_not_applicable,
+    reason,
+)
 from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
 
@@ -38,6 +50,7 @@ __all__ = [
     "EnvRole",
     "FactRole",
     "MatrixDirective",
+    "ModulesDirective",
     "PropertiesDirective",
     "ScenariosDirective",
     "SummaryDirective",
@@ -62,14 +75,18 @@ def _stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
     return nodes.paragraph(text, text, classes=["tcdoc-stamp"])
 
 
-def _cell(value: object, field: str = "") -> nodes.entry:
+def _cell(value: object, field: str = "", values: dict[str, Any] | None = None) -> nodes.entry:
+    """Make a table cell; ``values`` (a comparison's ``as_dict()``) tells an "n/a" from a plain ``None``."""
     entry = nodes.entry()
+    why = reason(field, values.get("result_is_tensor") is not False) if values is not None else None
     if isinstance(value, bool):
         entry += nodes.paragraph(text=_("yes") if value else _("no"))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
-    elif value is None and field in NOT_APPLICABLE:
+    elif value is None and why is not None:
         paragraph = nodes.paragraph()
-        paragraph += _not_applicable(field)
+        paragraph += nodes.abbreviation(
+            _("n/a"), _("n/a"), explanation=_("n/a: {reason}").format(reason=_(why))
+        )
         entry += paragraph
         entry["classes"].append("tcdoc-na")
     elif isinstance(value, nodes.paragraph):
@@ -83,24 +100,6 @@ def _cell(value: object, field: str = "") -> nodes.entry:
     return entry
 
 
-def _not_applicable(field: str) -> nodes.abbreviation:
-    """Show "n/a", with the reason it does not apply as its tooltip."""
-    return nodes.abbreviation(_("n/a"), _("n/a"), explanation=_(not_applicable(field)))
-
-
-def _na_note(fields: Sequence[str]) -> list[nodes.Node]:
-    """Say, under a table that shows "n/a", why each such column did not apply."""
-    shown = [field for field in NOT_APPLICABLE if field in fields]
-    if not shown:
-        return []
-    text = _("; ").join(
-        _("under “{label}”, {reason}").format(label=_(LABELS[field]), reason=_(NOT_APPLICABLE[field]))
-        for field in shown
-    )
-    note = _("“n/a” means there was nothing to copy: {reasons}.").format(reasons=text)
-    return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
-
-
 def _not_run(outcome: tcdoc.NotRun) -> str:
     """Say why a cell was not run, in the build's language (``str(outcome)`` in English)."""
     packages = outcome.reason.removeprefix("needs ")
@@ -109,10 +108,46 @@ def _not_run(outcome: tcdoc.NotRun) -> str:
     return _("not run: needs {packages}").format(packages=packages)
 
 
+def _reasons(values: dict[str, Any], fields: Sequence[str]) -> dict[str, list[str]]:
+    """Map each reason a field of ``values`` is n/a to those fields (for :func:`_na_note`)."""
+    found: dict[str, list[str]] = {}
+    for field in fields:
+        if is_not_applicable(field, values):
+            found.setdefault(str(reason(field, values["result_is_tensor"])), []).append(field)
+    return found
+
+
+def _na_note(reasons: dict[str, set[str]], labels: dict[str, str] = LABELS) -> list[nodes.Node]:
+    """Say, under a table that shows "n/a", why each such column or row did not apply."""
+    if not reasons:
+        return []
+    parts = [
+        _("under {labels}, {reason}").format(
+            labels=_(", ").join(_("“{label}”").format(label=_(labels[f])) for f in labels if f in fields),
+            reason=_(why),
+        )
+        for why, fields in reasons.items()
+    ]
+    note = _("“n/a” means the question does not apply: {reasons}.").format(reasons=_("; ").join(parts))
+    return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
+
+
+def _note_reasons(into: dict[str, set[str]], found: dict[str, list[str]]) -> None:
+    for why, fields in found.items():
+        into.setdefault(why, set()).update(fields)
+
+
 def _table(
-    header: Sequence[str], rows: Sequence[Sequence[object]], classes: list[str], fields: Sequence[str] = ()
+    header: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    classes: list[str],
+    fields: Sequence[str] = (),
+    values: Sequence[dict[str, Any] | None] = (),
 ) -> nodes.table:
-    """Make a table; ``fields`` names the field of each column, from the first (see :func:`_row`)."""
+    """Make a table; ``fields`` names the field of each column, from the first (see :func:`_row`).
+
+    ``values`` holds, for each row, the comparison its cells come from (or ``None``).
+    """
     table = nodes.table(classes=["tcdoc-table", *classes])
     group = nodes.tgroup(cols=len(header))
     table += group
@@ -120,18 +155,30 @@ def _table(
     head = nodes.thead()
     head += _row(header)
     body = nodes.tbody()
-    body.extend(_row(row, len(header), fields if len(row) == len(header) else ()) for row in rows)
+    row_values = [*values, *[None] * (len(rows) - len(values))]
+    body.extend(
+        _row(row, len(header), fields if len(row) == len(header) else (), found)
+        for row, found in zip(rows, row_values, strict=True)
+    )
     group += [head, body]
     return table
 
 
-def _row(cells: Sequence[object], width: int | None = None, fields: Sequence[str] = ()) -> nodes.row:
+def _row(
+    cells: Sequence[object],
+    width: int | None = None,
+    fields: Sequence[str] = (),
+    values: dict[str, Any] | None = None,
+) -> nodes.row:
     """Make a table row; a row with fewer cells than ``width`` stretches its last cell.
 
-    ``fields`` names the field of each cell, from the first, where the cells hold field values.
+    ``fields`` names the field of each cell, from the first, where the cells hold field values
+    of the comparison ``values``.
     """
     named = [*fields, *[""] * (len(cells) - len(fields))]
-    entries = [_cell(cell, field) for cell, field in zip(cells, named, strict=True)]
+    entries = [
+        _cell(cell, field, values if field else None) for cell, field in zip(cells, named, strict=True)
+    ]
     if width is not None and len(cells) < width:
         entries[-1]["morecols"] = width - len(cells)
     row = nodes.row()
@@ -139,7 +186,7 @@ def _row(cells: Sequence[object], width: int | None = None, fields: Sequence[str
     return row
 
 
-def _code_link(env: BuildEnvironment, op: tcdoc.Operation) -> nodes.Node:
+def _code_link(env: BuildEnvironment, op: tcdoc.Operation | tcdoc.ModuleOperation) -> nodes.Node:
     """Show the operation's code, linked to its page in ``tcdoc_operation_docs`` if it has one.
 
     The link is resolved by :func:`resolve_operation_link`, which keeps the code formatting.
@@ -179,6 +226,26 @@ def resolve_operation_link(
         subtype="link",
     )
     raise NoUri(docname)  # Sphinx then keeps the code, unlinked, and warns no more
+
+
+LONGEST_MESSAGE = 400
+"""Characters of an error or warning that the matrix pages show; the JSON holds every one."""
+
+
+def _shortened(message: str) -> str:
+    """Cut a very long message (torch lists every dispatch key in some) at a sentence, and say so.
+
+    >>> _shortened("Short.")
+    'Short.'
+    >>> _shortened("One. " + "x" * 500)[:40]
+    'One. […] (505 characters in all; the JSO'
+    """
+    if len(message) <= LONGEST_MESSAGE:
+        return message
+    head = message[:LONGEST_MESSAGE]
+    cut = head.rfind(". ")
+    kept = head[: cut + 1] if cut > 0 else head
+    return f"{kept} […] ({len(message)} characters in all; the JSON of tcdoc matrix has the whole message)"
 
 
 def _names(argument: str | None) -> list[str]:
@@ -262,16 +329,29 @@ class SummaryDirective(SphinxDirective):
 
 
 class MatrixDirective(SphinxDirective):
-    """Every operation on every scenario with every property, one table per operation."""
+    """Every operation on every scenario with every property, one section per operation.
+
+    ``:family:`` keeps the operations of one family (a key of ``tcdoc._names.FAMILIES``);
+    ``:operations:`` and ``:scenarios:`` name them instead. Each operation gets a table per
+    group of scenarios (everyday, special), one row per property and one column per scenario;
+    a property that does not apply to any scenario of a table is left out of it, and the
+    note under the table says so.
+    """
 
     option_spec: ClassVar[dict[str, Any]] = {
         "operations": directives.unchanged,
         "scenarios": directives.unchanged,
+        "family": directives.unchanged,
     }
 
     def run(self) -> list[nodes.Node]:
         matrix = _matrix(self.env)
-        op_names = _names(self.options.get("operations")) or [op.name for op in tcdoc.operations()]
+        family = self.options.get("family")
+        if family is not None and family not in FAMILIES:
+            raise self.error(f"tcdoc-matrix: unknown family {family!r}; choose from: {', '.join(FAMILIES)}")
+        op_names = _names(self.options.get("operations")) or [
+            op.name for op in tcdoc.operations() if family is None or op.family == family
+        ]
         scenario_names = _names(self.options.get("scenarios")) or [s.name for s in tcdoc.scenarios()]
         output: list[nodes.Node] = [_stamp(matrix)]
         for name in op_names:
@@ -289,7 +369,10 @@ class MatrixDirective(SphinxDirective):
                 see += _code_link(self.env, op)
                 see += nodes.Text(after)
                 section += see
-            section.extend(self._table([matrix.get(op.name, s) for s in scenario_names]))
+            for group in SCENARIO_GROUPS:
+                in_group = [n for n in scenario_names if tcdoc.get_scenario(n).group == group]
+                if in_group:
+                    section.extend(self._table([matrix.get(op.name, s) for s in in_group]))
             output.append(section)
             domain = self.env.domains.standard_domain
             domain.note_hyperlink_target(node_id, self.env.docname, node_id, op.code)
@@ -301,19 +384,23 @@ class MatrixDirective(SphinxDirective):
         A scenario where the operation raised, or was not run, gets one cell spanning the
         whole column.
         """
+        measured = [r.outcome.as_dict() for r in results if isinstance(r.outcome, tcdoc.Comparison)]
+        hidden = [
+            field for field in LABELS if measured and all(is_not_applicable(field, v) for v in measured)
+        ]
+        fields = [field for field in LABELS if field not in hidden]
         table = _table([_("property"), *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
-        shown: set[str] = set()
-        for index, (field, label) in enumerate(LABELS.items()):
+        shown: dict[str, set[str]] = {}
+        for index, field in enumerate(fields):
             row = nodes.row()
-            row += _cell(_(label))
+            row += _cell(_(LABELS[field]))
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
-                    value = result.outcome.as_dict()[field]
-                    row += _cell(value, field)
-                    if value is None:
-                        shown.add(field)
+                    values = result.outcome.as_dict()
+                    row += _cell(values[field], field, values)
+                    _note_reasons(shown, _reasons(values, [field]))
                 elif index == 0:
                     if isinstance(result.outcome, tcdoc.ErrorInfo):
                         spanning = _cell(_("raises {type} (below)").format(type=result.outcome.type))
@@ -321,22 +408,28 @@ class MatrixDirective(SphinxDirective):
                     else:
                         spanning = _cell(_not_run(result.outcome))
                         spanning["classes"].append("tcdoc-not-run")
-                    spanning["morerows"] = len(LABELS) - 1
+                    spanning["morerows"] = len(fields) - 1
                     row += spanning
             body.append(row)
         # The same message on several scenarios is listed once, with the scenarios that gave it.
         messages: dict[str, list[str]] = {}
         for result in results:
             if result.error is not None:
-                messages.setdefault(_("raises {error}").format(error=result.error), []).append(
-                    result.scenario
-                )
+                raised = _("raises {error}").format(error=_shortened(str(result.error)))
+                messages.setdefault(raised, []).append(result.scenario)
             for warning in result.warnings:
-                messages.setdefault(_("warns {warning}").format(warning=warning), []).append(result.scenario)
+                warned = _("warns {warning}").format(warning=_shortened(str(warning)))
+                messages.setdefault(warned, []).append(result.scenario)
         notes = nodes.bullet_list()
         for text, scenarios in messages.items():
             notes += nodes.list_item("", self._note(", ".join(scenarios), text))
-        return [table, *_na_note(sorted(shown)), *([notes] if messages else [])]
+        left_out: list[nodes.Node] = []
+        if hidden:
+            text = _("Not shown, since they do not apply to any x of this table: {labels}.").format(
+                labels=_(", ").join(_(LABELS[field]) for field in hidden)
+            )
+            left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
+        return [table, *_na_note(shown), *left_out, *([notes] if messages else [])]
 
     @staticmethod
     def _note(scenarios: str, text: str) -> nodes.paragraph:
@@ -371,41 +464,111 @@ class PropertiesDirective(SphinxDirective):
         several = len(scenarios) > 1
         header = [_("y ="), *(["x"] if several else []), *(_(LABELS[field]) for field in fields)]
         rows: list[list[object]] = []
-        shown: set[str] = set()
+        row_values: list[dict[str, Any] | None] = []
+        shown: dict[str, set[str]] = {}
         for op in operations:
             for scenario in scenarios:
                 result = matrix.get(op.name, scenario.name)
                 cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
                 if isinstance(result.outcome, tcdoc.ErrorInfo):
                     cells += [_("raises {type}").format(type=result.outcome.type)] * len(fields)
+                    row_values.append(None)
                 elif isinstance(result.outcome, tcdoc.NotRun):
                     cells += [_not_run(result.outcome)] * len(fields)
+                    row_values.append(None)
                 else:
                     values = result.outcome.as_dict()
                     cells += [values[field] for field in fields]
-                    shown.update(field for field in fields if values[field] is None)
+                    row_values.append(values)
+                    _note_reasons(shown, _reasons(values, fields))
                 rows.append(cells)
         output: list[nodes.Node] = []
         if not several:
             caption = _("Source x: {summary}").format(summary=_(scenarios[0].summary))
             output.append(nodes.paragraph(caption, caption))
         columns = ["", *([""] if several else []), *fields]  # the field of each column, if any
-        table = _table(header, rows, ["tcdoc-properties"], columns)
-        output += [table, *_na_note(sorted(shown)), _stamp(matrix)]
+        table = _table(header, rows, ["tcdoc-properties"], columns, row_values)
+        output += [table, *_na_note(shown), _stamp(matrix)]
         return generated(output)
 
 
 class ScenariosDirective(SphinxDirective):
-    """List the registered scenarios with their summaries."""
+    """List the registered scenarios with their summaries (``:group:`` keeps one group)."""
+
+    option_spec: ClassVar[dict[str, Any]] = {"group": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
+        group = self.options.get("group")
+        if group is not None and group not in SCENARIO_GROUPS:
+            raise self.error(
+                f"tcdoc-scenarios: unknown group {group!r}; choose from: {', '.join(SCENARIO_GROUPS)}"
+            )
         items = nodes.bullet_list()
         for scenario in tcdoc.scenarios():
+            if group is not None and scenario.group != group:
+                continue
             paragraph = nodes.paragraph()
             paragraph += nodes.literal(scenario.name, scenario.name)
             paragraph += nodes.Text(_(": {summary}").format(summary=_(scenario.summary)))
             items += nodes.list_item("", paragraph)
         return generated([items])
+
+
+class ModulesDirective(SphinxDirective):
+    """The module-level operations: one row each, one column per field or per question.
+
+    ``:operations:`` names some (all by default); ``:answers:`` shows the questions answered in
+    words instead of the fields.
+    """
+
+    option_spec: ClassVar[dict[str, Any]] = {
+        "operations": directives.unchanged,
+        "answers": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        matrix = _matrix(self.env)
+        names = _names(self.options.get("operations")) or [op.name for op in tcdoc.module_operations()]
+        try:
+            operations = [tcdoc.get_module_operation(name) for name in names]
+            results = [matrix.get_module(op.name) for op in operations]
+        except (KeyError, ValueError) as exc:
+            raise self.error(f"tcdoc-modules: {exc}") from exc
+        answers = "answers" in self.options
+        header = [_("y ="), *map(_, tcdoc.MODULE_QUESTIONS.values() if answers else MODULE_LABELS.values())]
+        rows: list[list[object]] = []
+        shown: dict[str, set[str]] = {}
+        for op, result in zip(operations, results, strict=True):
+            cells: list[object] = [_code_link(self.env, op)]
+            if isinstance(result.outcome, tcdoc.ErrorInfo):
+                cells.append(_("raises {error}").format(error=result.outcome))
+            elif answers:
+                cells += tcdoc.module_answers(result.outcome, op.source, _).values()
+            else:
+                values = result.outcome.as_dict()
+                for field in MODULE_LABELS:
+                    if values[field] is None and field in MODULE_NOT_APPLICABLE:
+                        shown.setdefault(MODULE_NOT_APPLICABLE[field], set()).add(field)
+                        cells.append(
+                            nodes.abbreviation(
+                                _("n/a"),
+                                _("n/a"),
+                                explanation=_("n/a: {reason}").format(reason=_(MODULE_NOT_APPLICABLE[field])),
+                            )
+                        )
+                    else:
+                        cells.append(values[field])
+            rows.append(cells)
+        caption = _("x is the model (the optimizer, for optimizer rows): {summary}").format(
+            summary=_(MODULE_SCENARIO_SUMMARY)
+        )
+        output: list[nodes.Node] = [
+            nodes.paragraph(caption, caption),
+            _table(header, rows, ["tcdoc-modules"]),
+        ]
+        output += _na_note(shown, MODULE_LABELS)
+        output.append(_stamp(matrix))
+        return generated(output)
 
 
 class FactRole(SphinxRole):
@@ -414,7 +577,9 @@ class FactRole(SphinxRole):
     ``field`` is a :class:`tcdoc.Comparison` field, ``error`` or ``error.type`` (a build error
     where the operation did not raise: the sentence around it says that it does), or
     ``warning``. A field that did not apply shows as "n/a: x has no .grad" (its reason); a
-    cell that was not run shows why.
+    cell that was not run shows why. A module-level operation's facts are read with the
+    scenario ``trained_model`` and a :class:`tcdoc.ModuleComparison` field:
+    ``module_to_float64/trained_model/new_object``.
     """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
@@ -423,14 +588,21 @@ class FactRole(SphinxRole):
             msg = self.inliner.reporter.error(f"tcdoc-fact wants op/scenario/field, got {self.text!r}")
             return [], [msg]
         operation, scenario, field = parts
+        module = operation in MODULE_OPERATION_NAMES
+        labels = MODULE_LABELS if module else LABELS
         try:
-            result = _matrix(self.env).get(tcdoc.get_operation(operation).name, scenario)
+            if module:
+                if scenario != MODULE_SCENARIO:
+                    raise ValueError(f"a module-level operation's scenario is {MODULE_SCENARIO!r}")
+                result: tcdoc.ProbeResult | tcdoc.ModuleResult = _matrix(self.env).get_module(operation)
+            else:
+                result = _matrix(self.env).get(tcdoc.get_operation(operation).name, scenario)
         except (KeyError, ValueError) as exc:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: {exc}")]
-        known = field in ("error", "error.type", "warning") or field in LABELS
+        known = field in ("error", "error.type", "warning") or field in labels
         if not known:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: no field {field!r}")]
-        if result.not_run is not None:
+        if isinstance(result, tcdoc.ProbeResult) and result.not_run is not None:
             text = _not_run(result.not_run)
         elif field in ("error", "error.type"):
             if result.error is None:
@@ -443,8 +615,15 @@ class FactRole(SphinxRole):
             message = f"tcdoc-fact {self.text!r}: {operation} raised on {scenario}, so it has no {field}"
             return [], [self.inliner.reporter.error(message)]
         else:
-            value = result.properties.as_dict()[field]
-            text = _(not_applicable(field)) if value is None and field in NOT_APPLICABLE else str(value)
+            values = result.properties.as_dict()
+            value = values[field]
+            if module:
+                why = _(MODULE_NOT_APPLICABLE[field])
+                text = _("n/a: {reason}").format(reason=why) if value is None else str(value)
+            else:
+                na = is_not_applicable(field, values)
+                why = _(str(reason(field, bool(values["result_is_tensor"]))))
+                text = _("n/a: {reason}").format(reason=why) if na else str(value)
         return [nodes.literal(text, text, classes=["tcdoc-fact"])], []
 
 

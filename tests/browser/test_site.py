@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 # What sphinx-gallery writes for a cell's output: text, an HTML repr, a figure.
 OUTPUT = ".sphx-glr-script-out, div.output_subarea, img.sphx-glr-single-img, img.sphx-glr-multi-img"
@@ -193,6 +194,80 @@ def test_gallery_page_has_copy_buttons(page: Page, site: str, gallery_page: str)
     copied = page.evaluate("navigator.clipboard.readText()")
     shown = first.locator("pre").inner_text()
     assert copied.strip() == shown.strip(), f"{path}: the copy button copied {copied!r}, not the code"
+
+
+# -- The copy button ---------------------------------------------------------------------------------
+
+CLI = "reference/cli.html"
+API = "reference/api.html"
+
+
+def copy_block(page: Page, block: Locator) -> str:
+    """Click the copy button of ``block`` (a ``div.highlight``); return what it put on the clipboard."""
+    page.evaluate("navigator.clipboard.writeText('')")
+    block.hover()
+    block.locator("button.copybtn").click()
+    page.wait_for_function("navigator.clipboard.readText().then(t => t !== '')", timeout=5_000)
+    return str(page.evaluate("navigator.clipboard.readText()"))
+
+
+def with_clipboard(page: Page, site: str) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.rstrip("/"))
+
+
+def test_copy_button_is_a_named_button_that_says_copied(page: Page, site: str) -> None:
+    with_clipboard(page, site)
+    open_page(page, site, CLI)
+    block = page.locator("article div.highlight").first
+    button = block.locator("button.copybtn")
+    assert button.get_attribute("aria-label") == "Copy code", f"{CLI}: the copy button has no name"
+    assert button.evaluate("b => getComputedStyle(b).opacity") == "0", f"{CLI}: the button shows unasked"
+    button.focus()  # by keyboard: the button shows, and Enter copies
+    expect(button, f"{CLI}: a focused copy button stays hidden").to_have_css("opacity", "1")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('button.copybtn.copied') !== null", timeout=5_000)
+    assert button.inner_text().strip() == "Copied", f"{CLI}: the button says {button.inner_text()!r}"
+    status = page.locator("[role=status]")
+    assert status.inner_text().strip() == "Copied", f"{CLI}: a screen reader hears {status.inner_text()!r}"
+    assert page.evaluate("navigator.clipboard.readText()"), f"{CLI}: Enter on the button copied nothing"
+
+
+def test_copy_button_copies_the_commands_of_a_console_block_without_prompts_or_output(
+    page: Page, site: str
+) -> None:
+    with_clipboard(page, site)
+    open_page(page, site, CLI)
+    blocks = page.locator("article div.highlight-console div.highlight")
+    assert blocks.count() > 0, f"{CLI}: no console block"
+    with_output = 0
+    for i in range(blocks.count()):
+        block = blocks.nth(i)
+        lines = block.locator("pre").inner_text().splitlines()
+        commands = [line.removeprefix("$ ") for line in lines if line.startswith("$ ")]
+        with_output += len(commands) < len(lines)
+        copied = copy_block(page, block)
+        assert copied == "\n".join(commands), f"{CLI}: console block {i + 1} copied {copied!r}"
+    assert with_output, f"{CLI}: no console block shows a command's output"
+
+
+def test_copy_button_copies_the_code_of_a_doctest_without_prompts_or_output(page: Page, site: str) -> None:
+    with_clipboard(page, site)
+    open_page(page, site, API)
+    block = page.locator("article div.highlight:has(.gp)").first
+    lines = block.locator("pre").inner_text().splitlines()
+    code = [line[4:] for line in lines if re.match(r"(>>>|\.\.\.)( |$)", line)]
+    assert 0 < len(code) < len(lines), f"{API}: the first doctest has no code, or no output"
+    copied = copy_block(page, block)
+    assert copied == "\n".join(code), f"{API}: the doctest's copy button copied {copied!r}"
+
+
+def test_copy_button_follows_the_dark_theme(page: Page, site: str) -> None:
+    page.context.add_init_script("localStorage.setItem('theme', 'dark')")
+    open_page(page, site, CLI)
+    button = page.locator("article div.highlight button.copybtn").first
+    button.focus()
+    colour = button.evaluate("b => getComputedStyle(b).backgroundColor")
+    assert luminance(colour) < 0.2, f"{CLI}: in the dark theme the copy button is {colour}"
 
 
 def test_gallery_downloads_return_the_files(page: Page, site: str, html: Path, gallery_page: str) -> None:

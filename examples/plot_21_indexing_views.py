@@ -1,0 +1,108 @@
+"""Slices, index tensors and masks: which selections are views
+===========================================================
+
+Picking rows out of a batch looks the same whatever goes inside the brackets:
+``batch[0:2]``, ``batch[torch.tensor([1, 3])]``, ``batch[batch > 5]``. What comes back is
+not the same. Code that changes a selection in place (to augment a few samples, to zero out
+a few values) works on the batch in one case and on a copy in the other. This example
+writes through each kind of selection and watches the batch.
+"""
+
+# %%
+# A batch of four samples with three features each.
+import torch
+
+torch.manual_seed(0)
+batch = torch.arange(12.0).reshape(4, 3)
+batch
+
+# %%
+# A slice is a view
+# -----------------
+# Basic slicing, with integers and ranges, returns a view: a new tensor over the memory of
+# ``batch``. Scaling the first two rows through the slice scales them in ``batch``.
+import tcdoc
+
+first_two = batch[0:2]
+first_two *= 10
+tcdoc.shares_memory(batch, first_two), batch
+
+# %%
+# An index tensor or a mask gives a copy
+# --------------------------------------
+# Advanced indexing, with a tensor of indices or a boolean mask, copies the chosen elements
+# into new memory. Scaling the selection leaves ``batch`` as it was.
+chosen = batch[torch.tensor([1, 3])]
+chosen *= 10
+large = batch[batch > 5]
+large *= 0
+tcdoc.shares_memory(batch, chosen), tcdoc.shares_memory(batch, large), batch
+
+# %%
+# Assigning through an index writes
+# ---------------------------------
+# The same brackets on the left of ``=`` do write into ``batch``: indexing copies when it
+# reads, not when it assigns.
+batch[torch.tensor([1, 3])] = 0.0
+batch
+
+# %%
+# So does an augmented assignment on the selection itself, ``batch[index] += 1``: Python
+# reads the selection, adds to it, and assigns the sum back through the same index.
+batch[batch == 0] += 1
+batch
+
+# %%
+# The whole family, measured
+# --------------------------
+# :func:`tcdoc.matrix` applies each selection and join of tcdoc's registry to a fresh
+# tensor and measures the result: any memory it has in common with ``x``, the new bytes it
+# holds, and whether two of its elements are the same bytes.
+views = [op.name for op in tcdoc.operations() if op.family == "views"]
+measured = tcdoc.matrix(views, ["no_grad"])
+width = max(len(tcdoc.get_operation(name).code) for name in views)
+print(f"{'y =':{width}} {'shares memory':>13} {'new bytes':>9} {'elements overlap':>16}")
+for row in measured.rows:
+    code = tcdoc.get_operation(row.operation).code
+    report = row.properties
+    print(
+        f"{code:{width}} {report.shares_storage!s:>13} {report.new_bytes:>9} {report.overlaps_itself!s:>16}"
+    )
+
+# %%
+# ``expand``: one row, seen many times
+# ------------------------------------
+# ``expand`` repeats a tensor without copying it: the new dimension has stride 0, so every
+# row of the result is the same memory. Torch refuses to write into it in place.
+row = torch.tensor([1.0, 2.0, 3.0])
+repeated = row.expand(4, 3)
+print(repeated.stride())
+try:
+    repeated.add_(1)
+except RuntimeError as error:
+    print(f"RuntimeError: {error}")
+
+# %%
+# A write into ``row`` shows in every row of ``repeated``; a clone gives each row memory of
+# its own, which can be written.
+row[0] = -1.0
+separate = repeated.clone()
+separate[0, 0] = 100.0
+repeated[:, 0], separate[:, 0]
+
+# %%
+# The three kinds of selection drawn from a fresh tensor: the slice reads part of the
+# storage of ``x``, the indexed row has a storage of its own, and the expanded tensor reads
+# the same bytes twice.
+import tcdoc.draw
+
+tcdoc.draw.draw_operations(["slice", "index", "expand"], "no_grad", columns=3)
+# sphinx_gallery_thumbnail_number = 1
+
+# %%
+# These values were measured with:
+tcdoc.environment()
+
+# %%
+# Which operations return views, and how to tell: :doc:`plot_15_views_vs_copies`. The other
+# look-alikes: :doc:`/explanation/look-alikes`.

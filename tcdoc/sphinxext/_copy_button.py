@@ -1,0 +1,28 @@
+"""A button that copies the code of each highlighted block, in a script of about 2 kB.
+
+``_static/tcdoc-copy.js`` puts one ``<button class="copybtn">`` after the ``<pre>`` of every
+``div.highlight``, named "Copy code" for a screen reader. A click copies the code as it is shown,
+without line numbers (``.linenos``); in a console or doctest block, only the lines that start with
+a prompt (``>>>``, ``...``, ``$``), without it, so that what is pasted runs. The button then says
+"Copied" for two seconds, and a hidden ``role="status"`` line says so to a screen reader.
+``docs/_static/tcdoc.css`` places and colours the button in furo's light and dark themes.
+
+Pages without highlighted code do not load the script (:data:`tcdoc.sphinxext._assets.NEEDS`).
+``tests/browser`` clicks the button and reads the clipboard.
+"""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+from tcdoc.sphinxext import _assets
+
+__all__ = ["SCRIPT", "add_script"]
+
+SCRIPT = "tcdoc-copy.js"
+"""The script, shipped in this package's ``_static`` folder, that adds the copy buttons."""
+
+
+def add_script(app: Sphinx) -> None:
+    """Serve ``tcdoc-copy.js`` and load it on the pages of an HTML build (``builder-inited``)."""
+    _assets.add_script(app, SCRIPT)
