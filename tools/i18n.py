@@ -121,9 +121,8 @@ MARKERS = {
 def extension_messages() -> list[str]:
     """Every message the extension translates, in a stable order, each once."""
     import tcdoc
-    from tcdoc import gating
+    from tcdoc import _names, gating
     from tcdoc._claims import claims
-    from tcdoc import _names
 
     found: list[str] = []
     for place, marker in MARKERS.items():
