@@ -32,6 +32,8 @@ tcdoc.compare(x, b) == tcdoc.compare(x, a)
 # %%
 # :func:`tcdoc.draw.draw_panels` draws each result from its own measurements, side by side:
 # apart from their names, the two pictures are the same.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

@@ -34,6 +34,8 @@ y, (y._version, d._version)
 # %%
 # In a picture drawn by :func:`tcdoc.draw.draw`, ``y`` and ``d`` stand on one storage and
 # are tied to one version counter, whose circle shows the value it has now.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw(y, d, "y.detach()", names=("y", "d"))

@@ -31,6 +31,8 @@ tcdoc.compare(y, y.detach()).shares_version_counter, tcdoc.compare(y, y.data).sh
 # %%
 # Drawn side by side by :func:`tcdoc.draw.draw_panels`, both stand on the storage of ``y``;
 # the version counters are where the pictures differ.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

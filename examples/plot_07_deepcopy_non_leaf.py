@@ -27,6 +27,8 @@ except RuntimeError as error:
 # :func:`tcdoc.draw.draw_operations` applies operations to a fresh tensor of this kind
 # (tcdoc's ``non_leaf`` scenario, a leaf that requires gradients times two) and draws what
 # each one gave, a tensor or an error: here ``copy.deepcopy(x)`` beside ``x.detach().clone()``.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_operations(["deepcopy", "detach_clone"], "non_leaf")

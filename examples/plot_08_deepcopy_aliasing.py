@@ -82,6 +82,8 @@ small_clone.untyped_storage().nbytes(), tcdoc.compare(small, small_clone).new_by
 # %%
 # :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
 # so that the length of each new bar compares with the storage under ``small``.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

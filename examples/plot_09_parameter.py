@@ -59,6 +59,8 @@ any(report.copies_grad for report in reports.values() if report is not None)
 # %%
 # Four of those rows as pictures, drawn by :func:`tcdoc.draw.draw_operations` on a fresh
 # ``Parameter`` of the same scenario. The first line in each result's box is its type.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_operations(["detach", "clone", "deepcopy", "parameter_wrap"], "parameter")

@@ -78,6 +78,8 @@ tcdoc.compare(model.weight, best["weight"])
 # %%
 # The same measurement as a picture, drawn by :func:`tcdoc.draw.draw`: the two tensors on
 # one storage and one version counter.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw(

@@ -94,6 +94,8 @@ first.is_leaf, report.grad_fn, report.gradient_flows_to_source
 # :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one: the
 # target's, updated under :class:`torch.no_grad`, and ``first``, updated without it. The
 # arrow back to the online parameter shows, for each, whether an autograd edge is kept.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 target_first = next(target.parameters())

@@ -48,6 +48,8 @@ tcdoc.graph_memory(total)
 
 # %%
 # The bytes held after every batch, as a plot.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import matplotlib.pyplot as plt
 
 figure, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")

@@ -81,6 +81,8 @@ wide_deep.stride(), tcdoc.compare(wide, wide_deep).new_bytes
 # %%
 # :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
 # so that the length of each new bar compares with the storage under ``wide``.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

@@ -100,6 +100,8 @@ tcdoc.shares_memory(x, flat_t), flat_t._is_view()
 # %%
 # The two reshapes, drawn by :func:`tcdoc.draw.draw_panels`: ``flat`` stands on the storage
 # of ``x``, ``flat_t`` has a storage of its own.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_panels(

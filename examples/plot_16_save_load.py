@@ -36,6 +36,8 @@ tcdoc.shares_memory(loaded["signal"], loaded["window"]), loaded["window"].storag
 # %%
 # :func:`tcdoc.draw.draw` shows where: the bytes of the loaded ``window`` are marked on the
 # storage of the loaded ``signal``.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw(loaded["signal"], loaded["window"], names=('loaded["signal"]', 'loaded["window"]'))

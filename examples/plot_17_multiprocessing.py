@@ -99,6 +99,8 @@ exitcode, original, for_worker, (original.is_shared(), for_worker.is_shared())
 # %%
 # :func:`tcdoc.draw.draw` shows why ``original`` stayed as it was: its clone has a storage
 # of its own.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw(original, for_worker, "original.clone()", names=("original", "for_worker"))

@@ -56,6 +56,8 @@ cloned.tangent, doubled.tangent
 # The same two results over many points, plotted against ``cos``, the derivative of ``sin``:
 # the points are the tangent that ``y.clone()`` carries, and the title says what
 # ``y.detach()`` has.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import matplotlib.pyplot as plt
 
 points = torch.linspace(-3.0, 3.0, 41)

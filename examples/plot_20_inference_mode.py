@@ -81,7 +81,8 @@ round(losses[0], 4), round(losses[-1], 4)
 # %%
 # The two side by side, drawn by :func:`tcdoc.draw.draw_operations` from a fresh
 # inference tensor: the detached tensor reads the same bytes and is still marked
-# ``is_inference=True``; the clone has its own storage and no mark.
+# ``is_inference=True``; the clone has its own storage and no mark. Drawing needs matplotlib
+# (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_operations(["detach", "clone"], "inference")

@@ -93,7 +93,7 @@ repeated[:, 0], separate[:, 0]
 # %%
 # The three kinds of selection drawn from a fresh tensor: the slice reads part of the
 # storage of ``x``, the indexed row has a storage of its own, and the expanded tensor reads
-# the same bytes twice.
+# the same bytes twice. Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw_operations(["slice", "index", "expand"], "no_grad", columns=3)

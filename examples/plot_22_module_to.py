@@ -61,7 +61,7 @@ tcdoc.shares_memory(float32_memory, weight), float32_memory.dtype
 # %%
 # The same object, seen from the outside: the storage of the weight before and after the
 # conversion, drawn by :func:`tcdoc.draw.draw`. They are two storages, and the new one holds
-# twice the bytes.
+# twice the bytes. Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
 tcdoc.draw.draw(float32_memory, weight, "model[0].weight, after model.to(torch.float64)")

@@ -35,9 +35,15 @@ what its check covers.
 A claim that needs an optional package (``needs=("numpy",)``) is not checked where the package
 is missing: its :class:`Verdict` says so (``held`` is ``None``), and it is never reported true.
 
-To add a claim, write it in ``tcdoc/_site_claims.py`` next to the others of its page, render it
-with ``{tcdoc-claim}`id``` (or quote it in an example and name the example in ``quoted_in``),
-and make sure its check fails when you change the sentence to something false.
+To add a claim, write it in ``tcdoc/_site_claims.py`` next to the others of its page (those
+of the look-alike families, the special tensors and module-level copies, and of the examples
+that tell their stories, are in ``tcdoc/_reference_claims.py``), render it with
+``{tcdoc-claim}`id``` (or quote it in an example and name the example in ``quoted_in``), and
+make sure its check fails when you change the sentence to something false.
+
+A sentence about "a tensor" or "every kind of ``x``" that the special tensors (an inference
+tensor, a sparse one, a subclass, ...) do not bear out is checked on the everyday ones with
+``scenarios=EVERYDAY``, and its words say so.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """The claims of tcdoc's own site: each sentence that states what torch does, and its check.
 
 Grouped by page, in the order the sentences appear; see :mod:`tcdoc._claims` for the rules.
+The claims of the complete reference (the look-alikes page's later sections, the which-copy
+situations they answer, examples 20 to 22) are in ``tcdoc._reference_claims`` and added here.
 A page renders a claim with ``{tcdoc-claim}`id```; an example quotes it word for word and is
 named in ``quoted_in``. Every check returns when its sentence is true and raises
 :class:`~tcdoc._claims.ClaimFalse` (through :func:`~tcdoc._claims.expect`) when it is not.
