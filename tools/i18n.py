@@ -132,7 +132,7 @@ def extension_messages() -> list[str]:
     found += list(tcdoc.QUESTIONS.values()) + list(tcdoc.MODULE_QUESTIONS.values())
     found += [str(_names.reason(field)) for field in _names.LABELS if _names.reason(field) is not None]
     found += [str(_names.reason(f, result_is_tensor=False)) for f in _names.LABELS if _names.reason(f, False)]
-    found += list(_names.MODULE_NOT_APPLICABLE.values()) + [_names.MODULE_SCENARIO_SUMMARY]
+    found += [*_names.MODULE_NOT_APPLICABLE.values(), _names.MODULE_SCENARIO_SUMMARY]
     found += [op.summary for op in tcdoc.operations(include_unavailable=True)]
     found += [op.summary for op in tcdoc.module_operations()]
     found += [scenario.summary for scenario in tcdoc.scenarios(include_unavailable=True)]

@@ -618,12 +618,16 @@ class FactRole(SphinxRole):
             values = result.properties.as_dict()
             value = values[field]
             if module:
-                why = _(MODULE_NOT_APPLICABLE[field])
-                text = _("n/a: {reason}").format(reason=why) if value is None else str(value)
+                if value is None:
+                    text = _("n/a: {reason}").format(reason=_(MODULE_NOT_APPLICABLE[field]))
+                else:
+                    text = str(value)
             else:
-                na = is_not_applicable(field, values)
-                why = _(str(reason(field, bool(values["result_is_tensor"]))))
-                text = _("n/a: {reason}").format(reason=why) if na else str(value)
+                if is_not_applicable(field, values):
+                    why = _(str(reason(field, bool(values["result_is_tensor"]))))
+                    text = _("n/a: {reason}").format(reason=why)
+                else:
+                    text = str(value)
         return [nodes.literal(text, text, classes=["tcdoc-fact"])], []
 
 
