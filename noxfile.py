@@ -41,6 +41,31 @@ def docs(session: nox.Session) -> None:
     session.log(f"Open {HTML / 'index.html'}")
 
 
+@nox.session(name="docs-zh")
+def docs_zh(session: nox.Session) -> None:
+    """Build the Simplified Chinese edition into docs/_build/html/zh_CN, after docs.
+
+    It reuses the examples' output that the docs session left (nothing is executed twice) and
+    fails first if a message of the English pages is untranslated or fuzzy (tools/i18n.py).
+    """
+    require_site(session)
+    install(session, "docs")
+    session.run("python", "tools/i18n.py", "check")
+    env = {"TCDOC_URL_PREFIX": f"{os.environ.get('TCDOC_URL_PREFIX', '/en/latest/')}zh_CN/"}
+    doctrees = DOCS / "_build" / "doctrees-zh_CN"
+    session.run(
+        *sphinx_build("zh_CN"), "-D", "language=zh_CN", "-d", str(doctrees), *session.posargs, env=env
+    )
+    session.log(f"Open {HTML / 'zh_CN' / 'index.html'}")
+
+
+@nox.session(name="i18n-update", default=False)
+def i18n_update(session: nox.Session) -> None:
+    """Merge the English pages' messages into docs/locales (new ones start untranslated)."""
+    install(session, "docs")
+    session.run("python", "tools/i18n.py", "update")
+
+
 @nox.session(name="docs-gpu", default=False)
 def docs_gpu(session: nox.Session) -> None:
     """Build the site on a CUDA machine: the GPU examples must run, and facts are measured on CUDA.
@@ -229,6 +254,10 @@ def require_site(session: nox.Session) -> None:
         session.error(f"No built site at {HTML}: run `python -m nox -s docs` first.")
 
 
-def sphinx_build() -> list[str]:
-    """Return the strict sphinx-build command: nitpicky, warnings are errors, all reported."""
-    return ["sphinx-build", "-n", "-W", "--keep-going", "-b", "html", str(DOCS), str(HTML)]
+def sphinx_build(language: str = "en") -> list[str]:
+    """Return the strict sphinx-build command: nitpicky, warnings are errors, all reported.
+
+    The English edition goes to docs/_build/html, another one to a folder of its own inside it.
+    """
+    out = HTML if language == "en" else HTML / language
+    return ["sphinx-build", "-n", "-W", "--keep-going", "-b", "html", str(DOCS), str(out)]

@@ -37,6 +37,17 @@ nitpicky = True
 # Every reference resolves: torch, Python, NumPy and matplotlib names through the inventories kept in
 # docs/_inventories (see intersphinx below), so nothing needs nitpick_ignore.
 
+# -- Options for translations -------------------------------------------------------------
+
+# The English pages are the source. docs/locales holds the Simplified Chinese catalogues, one per
+# page (sphinx-intl's layout); `nox -s docs-zh` builds that edition with language=zh_CN into
+# _build/html/zh_CN, and tools/i18n.py keeps the catalogues in step with the English text.
+locale_dirs = ["locales/"]
+gettext_compact = False
+gettext_uuid = False
+gettext_last_translator = "the tcdoc developers"
+gettext_language_team = "tcdoc <https://github.com/tcdoc/tcdoc>"
+
 # -- Options for MyST ------------------------------------------------------------------------
 
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -171,6 +182,17 @@ html_favicon = "_static/favicon.svg"
 html_static_path = ["_static"]
 html_css_files = ["tcdoc.css"]
 templates_path = ["_templates"]
+# furo's sidebar, with a switch to the same page in the other language below the search box.
+html_sidebars = {
+    "**": [
+        "sidebar/scroll-start.html",
+        "sidebar/brand.html",
+        "sidebar/search.html",
+        "sidebar/language.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ]
+}
 # "View" and "edit" buttons at the top of each page, pointing at its source in the repository;
 # a gallery page points at its example script (tcdoc.sphinxext), not at the generated page.
 html_theme_options = {
@@ -195,13 +217,9 @@ ogp_site_name = "tcdoc"
 ogp_image = "_static/social-card.png"
 ogp_image_alt = "tcdoc: a tensor and its copy"
 ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build time: slow, and not needed
-# The 404 page is served at any missing address, so its links are absolute: from the site's root path.
+# The 404 page (docs/404.md) is served at any missing address, so its links are absolute: from
+# the site's root path. docs-zh adds zh_CN/ to it for the Chinese edition.
 notfound_urls_prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/")
-notfound_context = {
-    "title": "Page not found",
-    "body": "<h1>Page not found</h1><p>This page does not exist. "
-    f"Start from the <a href='{notfound_urls_prefix}index.html'>home page</a> or use the search box.</p>",
-}
 
 # -- Options for the gallery's thumbnails ----------------------------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import torch
 from torch.autograd.graph import increment_version
@@ -437,12 +437,13 @@ QUESTIONS = {
 """The four questions readers ask of a copy, keyed as in :func:`answers`."""
 
 
-def answers(report: Comparison) -> dict[str, str]:
+def answers(report: Comparison, translate: Callable[[str], str] | None = None) -> dict[str, str]:
     """Answer the four questions in words, from a measured :class:`Comparison`.
 
     The keys are those of ``tcdoc.QUESTIONS``, which maps each to the question itself.
     The words are derived from the fields; nothing here is known in advance about any
-    method.
+    method. ``translate``, if given, receives each English template before it is filled
+    (the Sphinx extension passes its message catalogue's lookup).
 
     >>> import torch, tcdoc
     >>> x = torch.ones(3, requires_grad=True)
@@ -451,32 +452,48 @@ def answers(report: Comparison) -> dict[str, str]:
     """
     if not isinstance(report, Comparison):
         raise TypeError(f"report must be a Comparison, got {type(report).__name__}")
-    new = "yes" if report.new_object else "no"
+    t = _same if translate is None else translate
+    new = t("yes") if report.new_object else t("no")
     if not report.result_is_tensor:
-        kind = f"y is a {report.result_type}, not a tensor"
-        memory = "no: a tensor inside it shares the storage of x" if report.shares_storage else f"yes: {kind}"
+        kind = t("y is a {type}, not a tensor").format(type=report.result_type)
+        if report.shares_storage:
+            memory = t("no: a tensor inside it shares the storage of x")
+        else:
+            memory = t("yes: {kind}").format(kind=kind)
         return {
             "new_object": new,
-            "metadata": f"{new}: {kind}",
+            "metadata": t("{answer}: {kind}").format(answer=new, kind=kind),
             "memory": memory,
-            "history": f"none: {kind}",
+            "history": t("none: {kind}").format(kind=kind),
         }
-    leaf = "a leaf" if report.is_leaf else f"not a leaf (grad_fn {report.grad_fn})"
-    if not report.new_object:
-        history = "x's own, since y is x"
-    elif report.gradient_flows_to_source:
-        history = f"kept: grad_fn {report.grad_fn}, gradients reach x"
-    elif report.requires_grad and report.is_leaf:
-        history = "cut: a new leaf that requires grad, gradients stop there"
-    elif report.requires_grad:
-        history = f"cut: grad_fn {report.grad_fn}, but gradients do not reach x"
+    if report.is_leaf:
+        leaf = t("a leaf")
     else:
-        history = "cut: no grad_fn, requires_grad=False"
+        leaf = t("not a leaf (grad_fn {grad_fn})").format(grad_fn=report.grad_fn)
+    if not report.new_object:
+        history = t("x's own, since y is x")
+    elif report.gradient_flows_to_source:
+        history = t("kept: grad_fn {grad_fn}, gradients reach x").format(grad_fn=report.grad_fn)
+    elif report.requires_grad and report.is_leaf:
+        history = t("cut: a new leaf that requires grad, gradients stop there")
+    elif report.requires_grad:
+        history = t("cut: grad_fn {grad_fn}, but gradients do not reach x").format(grad_fn=report.grad_fn)
+    else:
+        history = t("cut: no grad_fn, requires_grad=False")
+    metadata = t("{answer}: {type}, requires_grad={requires_grad}, {leaf}").format(
+        answer=new, type=report.result_type, requires_grad=report.requires_grad, leaf=leaf
+    )
+    if report.shares_storage:
+        memory = t("no: shares the storage of x")
+    else:
+        memory = t("yes: {new_bytes} new bytes").format(new_bytes=report.new_bytes)
     return {
-        "new_object": "yes" if report.new_object else "no: it is x itself",
-        "metadata": f"{new}: {report.result_type}, requires_grad={report.requires_grad}, {leaf}",
-        "memory": "no: shares the storage of x"
-        if report.shares_storage
-        else f"yes: {report.new_bytes} new bytes",
+        "new_object": t("yes") if report.new_object else t("no: it is x itself"),
+        "metadata": metadata,
+        "memory": memory,
         "history": history,
     }
+
+
+def _same(text: str) -> str:
+    return text

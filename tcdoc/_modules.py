@@ -370,13 +370,16 @@ MODULE_QUESTIONS = {
 """The questions asked of a module-level call, keyed as in :func:`module_answers`."""
 
 
-def module_answers(report: ModuleComparison, source: str = "model") -> dict[str, str]:
+def module_answers(
+    report: ModuleComparison, source: str = "model", translate: Callable[[str], str] | None = None
+) -> dict[str, str]:
     """Answer the questions in words, from a measured :class:`ModuleComparison`.
 
     ``source`` names what the call was given: ``"model"`` or ``"optimizer"``. The keys are
     those of ``tcdoc.MODULE_QUESTIONS``, which maps each to the question itself: the same
     object, its own tensors, its own memory, gradients and state, and whether the call changed
-    ``x``.
+    ``x``. ``translate``, if given, receives each English template before it is filled (the
+    Sphinx extension passes its message catalogue's lookup).
 
     >>> import tcdoc
     >>> report = tcdoc.probe_module("state_dict").outcome
@@ -387,32 +390,65 @@ def module_answers(report: ModuleComparison, source: str = "model") -> dict[str,
         raise TypeError(f"report must be a ModuleComparison, got {type(report).__name__}")
     if source not in ("model", "optimizer"):
         raise ValueError(f"source must be 'model' or 'optimizer', got {source!r}")
+    t = _same if translate is None else translate
     n = report.tensors
-    own = _counted(report.same_tensors, n, f"is the {source}'s own", f"are the {source}'s own")
-    memory = _counted(
-        report.shares_storage, n, f"shares the {source}'s memory", f"share the {source}'s memory"
-    )
-    if report.new_bytes:
-        memory += f"; {report.new_bytes} new bytes"
-    if report.with_grad is None:
-        grads = f"n/a: {MODULE_NOT_APPLICABLE['with_grad']}"
-    elif report.with_grad == 0:
-        grads = f"none carries the {source}'s .grad"
+    if source == "model":
+        own = _counted(t, report.same_tensors, n, t("is the model's own"), t("are the model's own"))
+        memory = _counted(
+            t, report.shares_storage, n, t("shares the model's memory"), t("share the model's memory")
+        )
     else:
-        grads = f"{report.with_grad} carry the {source}'s .grad"
+        own = _counted(t, report.same_tensors, n, t("is the optimizer's own"), t("are the optimizer's own"))
+        memory = _counted(
+            t, report.shares_storage, n, t("shares the optimizer's memory"), t("share the optimizer's memory")
+        )
+    if report.new_bytes:
+        memory += t("; {new_bytes} new bytes").format(new_bytes=report.new_bytes)
+    if report.with_grad is None:
+        grads = t("n/a: {reason}").format(reason=t(MODULE_NOT_APPLICABLE["with_grad"]))
+    elif report.with_grad == 0:
+        grads = (
+            t("none carries the model's .grad")
+            if source == "model"
+            else t("none carries the optimizer's .grad")
+        )
+    elif source == "model":
+        grads = t("{count} carry the model's .grad").format(count=report.with_grad)
+    else:
+        grads = t("{count} carry the optimizer's .grad").format(count=report.with_grad)
+    if report.new_object:
+        new_object = t("yes: {type}").format(type=report.result_type)
+    else:
+        new_object = (
+            t("no: it is the model itself") if source == "model" else t("no: it is the optimizer itself")
+        )
+    if report.changes_source:
+        changed = (
+            t("yes: the model itself was changed")
+            if source == "model"
+            else t("yes: the optimizer itself was changed")
+        )
+    else:
+        changed = t("no")
+    same = n and report.same_tensors == n
+    shared = report.shares_storage == n and n
     return {
-        "new_object": f"yes: {report.result_type}" if report.new_object else f"no: it is the {source} itself",
-        "tensors": f"{'yes' if n and report.same_tensors == n else 'no'}: {own}",
-        "memory": f"{'no' if report.shares_storage == n and n else 'yes'}: {memory}",
+        "new_object": new_object,
+        "tensors": t("{answer}: {detail}").format(answer=t("yes") if same else t("no"), detail=own),
+        "memory": t("{answer}: {detail}").format(answer=t("no") if shared else t("yes"), detail=memory),
         "grads": grads,
-        "source": f"yes: the {source} itself was changed" if report.changes_source else "no",
+        "source": changed,
     }
 
 
-def _counted(k: int, n: int, one: str, many: str) -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def _counted(t: Callable[[str], str], k: int, n: int, one: str, many: str) -> str:
     """Say how many of ``n`` tensors do something: "all 7 share", "none of 7 shares", "3 of 7 share"."""
     if k == n and n > 1:
-        return f"all {n} {many}"
+        return t("all {n} {verb}").format(n=n, verb=many)
     if k == 0:
-        return f"none of {n} {one}"
-    return f"{k} of {n} {one if k == 1 else many}"
+        return t("none of {n} {verb}").format(n=n, verb=one)
+    return t("{k} of {n} {verb}").format(k=k, n=n, verb=one if k == 1 else many)

@@ -36,6 +36,7 @@ import tcdoc
 __all__ = [
     "GPU_FOLDER",
     "NOT_RUN_CLASS",
+    "NO_CUDA_NOTE",
     "REQUIRE_GPU_VARIABLE",
     "GpuRequiredError",
     "cpu_only_torch",
@@ -53,6 +54,13 @@ GPU_FOLDER = "gpu"
 
 NOT_RUN_CLASS = "tcdoc-not-run"
 """The HTML class of the note on a GPU example page that the build did not run."""
+
+NO_CUDA_NOTE = (
+    "This build ({environment}) had no CUDA device, so this example was not run "
+    "and shows no output: only its code. "
+    "Download it and run it on a machine with CUDA to see the figures for your GPU."
+)
+"""The note on a GPU example page that a build did not run, to fill with :func:`no_cuda_note`."""
 
 REQUIRE_GPU_VARIABLE = "TCDOC_REQUIRE_GPU"
 """Set it to ``1`` to make a build without CUDA an error instead of a build with notes."""
@@ -229,8 +237,4 @@ def no_cuda_note() -> str:
     >>> torch.__version__ in tcdoc.gating.no_cuda_note()
     True
     """
-    return (
-        f"This build ({tcdoc.environment()}) had no CUDA device, so this example was not run "
-        "and shows no output: only its code. "
-        "Download it and run it on a machine with CUDA to see the figures for your GPU."
-    )
+    return NO_CUDA_NOTE.format(environment=tcdoc.environment())

@@ -41,8 +41,8 @@ Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_devic
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
 ``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
-``_gallery_guard``, ``_gpu``, ``_code_links``, ``_source_links``, ``_sitemap``, ``_copy_button``,
-``_a11y`` and ``_assets``. Sphinx is imported only under this package.
+``_gallery_guard``, ``_gpu``, ``_i18n``, ``_code_links``, ``_source_links``, ``_sitemap``,
+``_copy_button``, ``_a11y`` and ``_assets``. Sphinx is imported only under this package.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from tcdoc.sphinxext import (
     _copy_button,
     _gallery_guard,
     _gpu,
+    _i18n,
     _sitemap,
     _source_links,
     _tables,
@@ -75,6 +76,7 @@ __all__ = ["run_command", "setup"]
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the settings, directives, roles, the gallery's guards and links, and the sitemap's fix."""
     _config.add_config_values(app)
+    _i18n.add_catalog(app)
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)

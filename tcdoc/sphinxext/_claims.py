@@ -20,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
+from tcdoc.sphinxext._i18n import generated, translate
 from tcdoc.sphinxext._tables import build_matrix
 
 if TYPE_CHECKING:
@@ -57,12 +58,13 @@ class ClaimRole(SphinxRole):
             )
         elif found.held is None:
             messages.append(reporter.warning(f"tcdoc-claim {claim.id!r} was not checked: {found.detail}"))
-        text = claim.text if _is_myst(self.inliner) else _as_rest(claim.text)
+        sentence = translate(claim.text)  # the build's language; the check reads the English words
+        text = sentence if _is_myst(self.inliner) else _as_rest(sentence)
         container = nodes.inline(classes=["tcdoc-claim"])
         # The inliner is its own memo: it holds the reporter, document and language that parse reads.
         children, problems = self.inliner.parse(text, self.lineno, self.inliner, container)  # type: ignore[arg-type]
         container.extend(children)
-        return [container], [*messages, *problems]
+        return generated([container]), [*messages, *problems]
 
 
 def _is_myst(inliner: object) -> bool:

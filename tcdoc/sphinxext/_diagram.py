@@ -32,6 +32,8 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
+from tcdoc.sphinxext._i18n import generated
+from tcdoc.sphinxext._i18n import translate as _
 
 if TYPE_CHECKING:
     from tcdoc import draw
@@ -67,9 +69,11 @@ class DiagramDirective(SphinxDirective):
         image = nodes.image(uri="/" + Path(os.path.relpath(path, self.env.srcdir)).as_posix(), alt=alt)
         figure = nodes.figure("", image, classes=["tcdoc-diagram"])
         environment = tcdoc.environment(device)
-        text = f"x: {scenario.summary} Drawn from measurements with {environment}."
+        text = _("x: {summary} Drawn from measurements with {environment}.").format(
+            summary=_(scenario.summary), environment=environment
+        )
         figure += nodes.caption(text, text)
-        return [figure]
+        return generated([figure])
 
     def _write_png(self, models: tuple[draw.Diagram | draw.Failure, ...], columns: int, key: str) -> Path:
         """Render to ``<doctreedir>/tcdoc-diagrams/``; a new name per set of options."""

@@ -20,6 +20,8 @@ from sphinx.util.docutils import SphinxDirective
 import tcdoc
 from tcdoc import gating
 from tcdoc.sphinxext._gallery_guard import OUTPUT_MARKERS
+from tcdoc.sphinxext._i18n import generated
+from tcdoc.sphinxext._i18n import translate as _
 
 __all__ = ["GpuStatusDirective", "find_gpu_pages", "gpu_example_docs", "gpu_examples_run", "mark_gpu_pages"]
 
@@ -69,9 +71,11 @@ def _shows_output(doctree: nodes.document) -> bool:
 
 def _note(text: str) -> nodes.admonition:
     note = nodes.admonition(classes=[gating.NOT_RUN_CLASS, "warning"])
-    note += nodes.title("Not run in this build", "Not run in this build")
+    title = _("Not run in this build")
+    note += nodes.title(title, title)
     note += nodes.paragraph(text, text)
-    return note
+    (marked,) = generated([note])
+    return marked
 
 
 def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
@@ -91,10 +95,11 @@ def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
             subtype="gpu",
         )
     section = doctree.next_node(nodes.section)
+    note = _note(_(gating.NO_CUDA_NOTE).format(environment=tcdoc.environment()))
     if section is None:
-        doctree.insert(0, _note(gating.no_cuda_note()))
+        doctree.insert(0, note)
     else:
-        section.insert(1, _note(gating.no_cuda_note()))  # just below the title
+        section.insert(1, note)  # just below the title
 
 
 class GpuStatusDirective(SphinxDirective):
@@ -102,11 +107,13 @@ class GpuStatusDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         if gpu_examples_run(self.config):
-            text = f"These examples ran while this page was built, with {tcdoc.environment('cuda')}."
-            return [nodes.paragraph(text, text, classes=["tcdoc-stamp"])]
-        text = (
-            f"This build ({tcdoc.environment()}) had no CUDA device, so these examples were not run: "
+            text = _("These examples ran while this page was built, with {environment}.").format(
+                environment=tcdoc.environment("cuda")
+            )
+            return generated([nodes.paragraph(text, text, classes=["tcdoc-stamp"])])
+        text = _(
+            "This build ({environment}) had no CUDA device, so these examples were not run: "
             "each page shows its code and no output. "
             "Download them and run them on a machine with CUDA to see the figures for your GPU."
-        )
+        ).format(environment=tcdoc.environment())
         return [_note(text)]

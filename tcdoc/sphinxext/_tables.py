@@ -39,9 +39,10 @@ from tcdoc._names import (
     MODULE_SCENARIO_SUMMARY,
     SCENARIO_GROUPS,
     is_not_applicable,
-    not_applicable,
     reason,
 )
+from tcdoc.sphinxext._i18n import generated
+from tcdoc.sphinxext._i18n import translate as _
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def _matrix(env: BuildEnvironment) -> tcdoc.Matrix:
 
 
 def _stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
-    text = f"Measured at build time with {matrix.environment}."
+    text = _("Measured at build time with {environment}.").format(environment=matrix.environment)
     return nodes.paragraph(text, text, classes=["tcdoc-stamp"])
 
 
@@ -79,11 +80,13 @@ def _cell(value: object, field: str = "", values: dict[str, Any] | None = None) 
     entry = nodes.entry()
     why = reason(field, values.get("result_is_tensor") is not False) if values is not None else None
     if isinstance(value, bool):
-        entry += nodes.paragraph(text="yes" if value else "no")
+        entry += nodes.paragraph(text=_("yes") if value else _("no"))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
     elif value is None and why is not None:
         paragraph = nodes.paragraph()
-        paragraph += nodes.abbreviation("n/a", "n/a", explanation=f"n/a: {why}")
+        paragraph += nodes.abbreviation(
+            _("n/a"), _("n/a"), explanation=_("n/a: {reason}").format(reason=_(why))
+        )
         entry += paragraph
         entry["classes"].append("tcdoc-na")
     elif isinstance(value, nodes.paragraph):
@@ -95,6 +98,14 @@ def _cell(value: object, field: str = "", values: dict[str, Any] | None = None) 
     else:
         entry += nodes.paragraph(text="–" if value is None else str(value))
     return entry
+
+
+def _not_run(outcome: tcdoc.NotRun) -> str:
+    """Say why a cell was not run, in the build's language (``str(outcome)`` in English)."""
+    packages = outcome.reason.removeprefix("needs ")
+    if packages == outcome.reason:  # a reason of another kind: shown as it is
+        return _("not run: {reason}").format(reason=outcome.reason)
+    return _("not run: needs {packages}").format(packages=packages)
 
 
 def _reasons(values: dict[str, Any], fields: Sequence[str]) -> dict[str, list[str]]:
@@ -111,10 +122,13 @@ def _na_note(reasons: dict[str, set[str]], labels: dict[str, str] = LABELS) -> l
     if not reasons:
         return []
     parts = [
-        f"under {', '.join(f'“{labels[field]}”' for field in labels if field in fields)}, {why}"
+        _("under {labels}, {reason}").format(
+            labels=_(", ").join(_("“{label}”").format(label=_(labels[f])) for f in labels if f in fields),
+            reason=_(why),
+        )
         for why, fields in reasons.items()
     ]
-    note = f"“n/a” means the question does not apply: {'; '.join(parts)}."
+    note = _("“n/a” means the question does not apply: {reasons}.").format(reasons=_("; ").join(parts))
     return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
 
 
@@ -304,14 +318,14 @@ class SummaryDirective(SphinxDirective):
             op = tcdoc.get_operation(name)
             result = matrix.get(op.name, scenario.name)
             if isinstance(result.outcome, tcdoc.ErrorInfo):
-                rows.append([_code_link(self.env, op), f"raises {result.outcome}"])
+                rows.append([_code_link(self.env, op), _("raises {error}").format(error=result.outcome)])
             elif isinstance(result.outcome, tcdoc.NotRun):
-                rows.append([_code_link(self.env, op), str(result.outcome)])
+                rows.append([_code_link(self.env, op), _not_run(result.outcome)])
             else:
-                rows.append([_code_link(self.env, op), *tcdoc.answers(result.outcome).values()])
-        caption = f"Source x: {scenario.summary}"
-        table = _table(["y =", *tcdoc.QUESTIONS.values()], rows, ["tcdoc-summary"])
-        return [nodes.paragraph(caption, caption), table, _stamp(matrix)]
+                rows.append([_code_link(self.env, op), *tcdoc.answers(result.outcome, _).values()])
+        caption = _("Source x: {summary}").format(summary=_(scenario.summary))
+        table = _table([_("y ="), *map(_, tcdoc.QUESTIONS.values())], rows, ["tcdoc-summary"])
+        return generated([nodes.paragraph(caption, caption), table, _stamp(matrix)])
 
 
 class MatrixDirective(SphinxDirective):
@@ -347,12 +361,13 @@ class MatrixDirective(SphinxDirective):
             title = nodes.title()
             title += nodes.literal(op.code, op.code)
             section += title
-            section += nodes.paragraph(op.summary, op.summary)
+            section += nodes.paragraph(_(op.summary), _(op.summary))
             docname = self.env.config.tcdoc_operation_docs.get(op.name)
             if docname is not None:
-                see = nodes.paragraph("See ", "See ")
+                before, _code, after = _("See {code} for the page that shows it at work.").partition("{code}")
+                see = nodes.paragraph(before, before)
                 see += _code_link(self.env, op)
-                see += nodes.Text(" for the page that shows it at work.")
+                see += nodes.Text(after)
                 section += see
             for group in SCENARIO_GROUPS:
                 in_group = [n for n in scenario_names if tcdoc.get_scenario(n).group == group]
@@ -361,7 +376,7 @@ class MatrixDirective(SphinxDirective):
             output.append(section)
             domain = self.env.domains.standard_domain
             domain.note_hyperlink_target(node_id, self.env.docname, node_id, op.code)
-        return output
+        return generated(output)
 
     def _table(self, results: list[tcdoc.ProbeResult]) -> list[nodes.Node]:
         """One row per property, one column per scenario; errors and warnings listed under it.
@@ -374,13 +389,13 @@ class MatrixDirective(SphinxDirective):
             field for field in LABELS if measured and all(is_not_applicable(field, v) for v in measured)
         ]
         fields = [field for field in LABELS if field not in hidden]
-        table = _table(["property", *(r.scenario for r in results)], [], ["tcdoc-matrix"])
+        table = _table([_("property"), *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
         shown: dict[str, set[str]] = {}
         for index, field in enumerate(fields):
             row = nodes.row()
-            row += _cell(LABELS[field])
+            row += _cell(_(LABELS[field]))
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
                     values = result.outcome.as_dict()
@@ -388,10 +403,10 @@ class MatrixDirective(SphinxDirective):
                     _note_reasons(shown, _reasons(values, [field]))
                 elif index == 0:
                     if isinstance(result.outcome, tcdoc.ErrorInfo):
-                        spanning = _cell(f"raises {result.outcome.type} (below)")
+                        spanning = _cell(_("raises {type} (below)").format(type=result.outcome.type))
                         spanning["classes"].append("tcdoc-raises")
                     else:
-                        spanning = _cell(str(result.outcome))
+                        spanning = _cell(_not_run(result.outcome))
                         spanning["classes"].append("tcdoc-not-run")
                     spanning["morerows"] = len(fields) - 1
                     row += spanning
@@ -400,17 +415,18 @@ class MatrixDirective(SphinxDirective):
         messages: dict[str, list[str]] = {}
         for result in results:
             if result.error is not None:
-                messages.setdefault(f"raises {_shortened(str(result.error))}", []).append(result.scenario)
+                raised = _("raises {error}").format(error=_shortened(str(result.error)))
+                messages.setdefault(raised, []).append(result.scenario)
             for warning in result.warnings:
-                messages.setdefault(f"warns {_shortened(str(warning))}", []).append(result.scenario)
+                warned = _("warns {warning}").format(warning=_shortened(str(warning)))
+                messages.setdefault(warned, []).append(result.scenario)
         notes = nodes.bullet_list()
         for text, scenarios in messages.items():
             notes += nodes.list_item("", self._note(", ".join(scenarios), text))
         left_out: list[nodes.Node] = []
         if hidden:
-            text = (
-                f"Not shown, since they do not apply to any x of this table: "
-                f"{', '.join(LABELS[field] for field in hidden)}."
+            text = _("Not shown, since they do not apply to any x of this table: {labels}.").format(
+                labels=_(", ").join(_(LABELS[field]) for field in hidden)
             )
             left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
         return [table, *_na_note(shown), *left_out, *([notes] if messages else [])]
@@ -446,7 +462,7 @@ class PropertiesDirective(SphinxDirective):
         if not operations or unknown:
             raise self.error(f"tcdoc-properties needs :operations: and known :fields:; unknown: {unknown}")
         several = len(scenarios) > 1
-        header = ["y =", *(["x"] if several else []), *(LABELS[field] for field in fields)]
+        header = [_("y ="), *(["x"] if several else []), *(_(LABELS[field]) for field in fields)]
         rows: list[list[object]] = []
         row_values: list[dict[str, Any] | None] = []
         shown: dict[str, set[str]] = {}
@@ -455,10 +471,10 @@ class PropertiesDirective(SphinxDirective):
                 result = matrix.get(op.name, scenario.name)
                 cells: list[object] = [_code_link(self.env, op), *([scenario.name] if several else [])]
                 if isinstance(result.outcome, tcdoc.ErrorInfo):
-                    cells += [f"raises {result.outcome.type}"] * len(fields)
+                    cells += [_("raises {type}").format(type=result.outcome.type)] * len(fields)
                     row_values.append(None)
                 elif isinstance(result.outcome, tcdoc.NotRun):
-                    cells += [str(result.outcome)] * len(fields)
+                    cells += [_not_run(result.outcome)] * len(fields)
                     row_values.append(None)
                 else:
                     values = result.outcome.as_dict()
@@ -468,12 +484,12 @@ class PropertiesDirective(SphinxDirective):
                 rows.append(cells)
         output: list[nodes.Node] = []
         if not several:
-            caption = f"Source x: {scenarios[0].summary}"
+            caption = _("Source x: {summary}").format(summary=_(scenarios[0].summary))
             output.append(nodes.paragraph(caption, caption))
         columns = ["", *([""] if several else []), *fields]  # the field of each column, if any
         table = _table(header, rows, ["tcdoc-properties"], columns, row_values)
         output += [table, *_na_note(shown), _stamp(matrix)]
-        return output
+        return generated(output)
 
 
 class ScenariosDirective(SphinxDirective):
@@ -493,9 +509,9 @@ class ScenariosDirective(SphinxDirective):
                 continue
             paragraph = nodes.paragraph()
             paragraph += nodes.literal(scenario.name, scenario.name)
-            paragraph += nodes.Text(f": {scenario.summary}")
+            paragraph += nodes.Text(_(": {summary}").format(summary=_(scenario.summary)))
             items += nodes.list_item("", paragraph)
-        return [items]
+        return generated([items])
 
 
 class ModulesDirective(SphinxDirective):
@@ -519,15 +535,15 @@ class ModulesDirective(SphinxDirective):
         except (KeyError, ValueError) as exc:
             raise self.error(f"tcdoc-modules: {exc}") from exc
         answers = "answers" in self.options
-        header = ["y =", *(tcdoc.MODULE_QUESTIONS.values() if answers else MODULE_LABELS.values())]
+        header = [_("y ="), *map(_, tcdoc.MODULE_QUESTIONS.values() if answers else MODULE_LABELS.values())]
         rows: list[list[object]] = []
         shown: dict[str, set[str]] = {}
         for op, result in zip(operations, results, strict=True):
             cells: list[object] = [_code_link(self.env, op)]
             if isinstance(result.outcome, tcdoc.ErrorInfo):
-                cells.append(f"raises {result.outcome}")
+                cells.append(_("raises {error}").format(error=result.outcome))
             elif answers:
-                cells += tcdoc.module_answers(result.outcome, op.source).values()
+                cells += tcdoc.module_answers(result.outcome, op.source, _).values()
             else:
                 values = result.outcome.as_dict()
                 for field in MODULE_LABELS:
@@ -535,20 +551,24 @@ class ModulesDirective(SphinxDirective):
                         shown.setdefault(MODULE_NOT_APPLICABLE[field], set()).add(field)
                         cells.append(
                             nodes.abbreviation(
-                                "n/a", "n/a", explanation=f"n/a: {MODULE_NOT_APPLICABLE[field]}"
+                                _("n/a"),
+                                _("n/a"),
+                                explanation=_("n/a: {reason}").format(reason=_(MODULE_NOT_APPLICABLE[field])),
                             )
                         )
                     else:
                         cells.append(values[field])
             rows.append(cells)
-        caption = f"x is the model (the optimizer, for optimizer rows): {MODULE_SCENARIO_SUMMARY}"
+        caption = _("x is the model (the optimizer, for optimizer rows): {summary}").format(
+            summary=_(MODULE_SCENARIO_SUMMARY)
+        )
         output: list[nodes.Node] = [
             nodes.paragraph(caption, caption),
             _table(header, rows, ["tcdoc-modules"]),
         ]
         output += _na_note(shown, MODULE_LABELS)
         output.append(_stamp(matrix))
-        return output
+        return generated(output)
 
 
 class FactRole(SphinxRole):
@@ -583,14 +603,14 @@ class FactRole(SphinxRole):
         if not known:
             return [], [self.inliner.reporter.error(f"tcdoc-fact {self.text!r}: no field {field!r}")]
         if isinstance(result, tcdoc.ProbeResult) and result.not_run is not None:
-            text = str(result.not_run)
+            text = _not_run(result.not_run)
         elif field in ("error", "error.type"):
             if result.error is None:
                 message = f"tcdoc-fact {self.text!r}: {operation} did not raise on {scenario}"
                 return [], [self.inliner.reporter.error(message)]
             text = str(result.error) if field == "error" else result.error.type
         elif field == "warning":
-            text = "; ".join(map(str, result.warnings)) or "no warning"
+            text = "; ".join(map(str, result.warnings)) or _("no warning")
         elif result.properties is None:
             message = f"tcdoc-fact {self.text!r}: {operation} raised on {scenario}, so it has no {field}"
             return [], [self.inliner.reporter.error(message)]
@@ -598,10 +618,16 @@ class FactRole(SphinxRole):
             values = result.properties.as_dict()
             value = values[field]
             if module:
-                text = f"n/a: {MODULE_NOT_APPLICABLE[field]}" if value is None else str(value)
+                if value is None:
+                    text = _("n/a: {reason}").format(reason=_(MODULE_NOT_APPLICABLE[field]))
+                else:
+                    text = str(value)
             else:
-                na = is_not_applicable(field, values)
-                text = not_applicable(field, bool(values["result_is_tensor"])) if na else str(value)
+                if is_not_applicable(field, values):
+                    why = _(str(reason(field, bool(values["result_is_tensor"]))))
+                    text = _("n/a: {reason}").format(reason=why)
+                else:
+                    text = str(value)
         return [nodes.literal(text, text, classes=["tcdoc-fact"])], []
 
 

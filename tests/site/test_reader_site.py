@@ -216,6 +216,7 @@ def test_sitemap_lists_every_page():
     base = "https://tcdoc.readthedocs.io/en/latest/"
     assert all(url.startswith(base) for url in listed)
     pages = {p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html")} - NOT_IN_SITEMAP
+    pages = {page for page in pages if not page.startswith("zh_CN/")}  # the Chinese edition's own
     assert sorted(url.removeprefix(base) for url in listed) == sorted(pages)
 
 
