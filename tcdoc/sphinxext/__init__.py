@@ -77,6 +77,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the settings, directives, roles, the gallery's guards and links, and the sitemap's fix."""
     _config.add_config_values(app)
     _i18n.add_catalog(app)
+    app.connect("build-finished", _i18n.repair_chinese_search)
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
