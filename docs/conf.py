@@ -49,7 +49,8 @@ gettext_last_translator = "the tcdoc developers"
 gettext_language_team = "tcdoc <https://github.com/tcdoc/tcdoc>"
 # The Chinese search splits text into words with jieba; these are the glossary's terms, kept whole
 # ("深拷贝", "版本计数器"), so that searching for one finds the pages that use it. English builds ignore it.
-html_search_options = {"dict": os.path.join(os.path.dirname(__file__), "locales", "zh_CN", "search-words.txt")}
+_search_words = os.path.join(os.path.dirname(__file__), "locales", "zh_CN", "search-words.txt")
+html_search_options = {"dict": _search_words}
 
 # -- Options for MyST ------------------------------------------------------------------------
 
