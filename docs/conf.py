@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from importlib.metadata import version as installed_version
 
@@ -54,7 +55,8 @@ html_search_options = {"dict": _search_words}
 
 # -- Options for MyST ------------------------------------------------------------------------
 
-myst_enable_extensions = ["colon_fence", "deflist"]
+# attrs_inline: a claim is a span of the page's own words, [words]{#id .claim} (see tcdoc_checks).
+myst_enable_extensions = ["attrs_inline", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 # -- Options for autodoc -------------------------------------------------------------------
@@ -80,6 +82,10 @@ intersphinx_mapping = {
 
 # -- Options for tcdoc.sphinxext -----------------------------------------------------------
 
+# The checks of the pages' claims: docs/_checks, one module per page (docs/_checks/explanation/clone.py
+# for explanation/clone.md, docs/_checks/examples/plot_03_deepcopy.py for that example). See CONTRIBUTING.md.
+sys.path.insert(0, os.path.dirname(__file__))
+tcdoc_checks = "_checks"
 # Where the facts are measured. The GPU build sets TCDOC_DEVICE=cuda.
 tcdoc_device = os.environ.get("TCDOC_DEVICE", "cpu")
 # The page that shows each operation best; tables link an operation's code to it.

@@ -1,27 +1,108 @@
-"""Every sentence on the site that states what torch does is checked.
+"""Every sentence on the site that states what torch does is checked, and pinned to its words.
 
-The claims registry (``tcdoc/_site_claims.py``, rules in ``tcdoc/_claims.py``) holds each such
-sentence with its check. These tests run every check, make sure the pages render the claims
-and the examples quote them word for word, show that a claim made false by changing its words
-fails, and scan every page and example for sentences that state a torch fact with no check
-behind them.
+A page states a claim in its own words, ``[words]{#id .claim}``; its check lies in the page's
+module of ``docs/_checks``, with the pin of the words it was written against (rules in
+:mod:`tcdoc.claims`). An example quotes its claims, whose modules give the words. These tests
+run every check, match every page's claims to their checks and pins and every example's quotes
+to its text, show that claims made false by their words or their data fail, flip the quantifier
+of every quantified claim in a scratch copy of the site and show that the build fails for each,
+and scan every page and example for sentences that state a torch fact with no check behind them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import tcdoc
-from tcdoc._claims import Claim, Every, Only, claims, example_text, get_claim, plain, quoted, verify
-from tcdoc._site_claims import CLAIMS
+from tcdoc.claims import (
+    EVERYDAY,
+    AnyClaim,
+    Claim,
+    ClaimFalse,
+    Every,
+    Only,
+    claim_spans,
+    claims_of,
+    example_text,
+    expect,
+    plain,
+    quoted,
+    verify,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+CHECKS = DOCS / "_checks"
 PAGES = sorted((ROOT / "docs").glob("[!_]*/**/*.md")) + sorted((ROOT / "docs").glob("*.md"))
 EXAMPLES = sorted((ROOT / "examples").rglob("*.py"))
+
+if str(DOCS) not in sys.path:
+    sys.path.insert(0, str(DOCS))  # the checks package, as docs/conf.py finds it
+
+
+def _tool() -> ModuleType:
+    """tools/claims.py, imported as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("tcdoc_claims_tool", ROOT / "tools" / "claims.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+TOOL = _tool()
+
+
+def check_modules() -> list[str]:
+    """Every checks module under docs/_checks, but the shared helpers."""
+    found = []
+    for path in sorted(CHECKS.rglob("*.py")):
+        relative = path.relative_to(DOCS).with_suffix("")
+        if path.name == "__init__.py" or path.name.startswith("_"):
+            continue
+        found.append(".".join(relative.parts))
+    return found
+
+
+MODULES = {name: claims_of(importlib.import_module(name)) for name in check_modules()}
+ALL = [(module, claim) for module, known in MODULES.items() for claim in known.values()]
+PAGE_CLAIMS = list(TOOL.page_claims())
+
+
+def is_example(module: str) -> bool:
+    return module.startswith("_checks.examples.")
+
+
+def example_of(module: str) -> Path:
+    return ROOT / "examples" / Path(*module.split(".")[2:]).with_suffix(".py")
+
+
+def page_of(module: str) -> Path:
+    return DOCS / Path(*(part.replace("_", "-") for part in module.split(".")[1:])).with_suffix(".md")
+
+
+def claim_named(module: str, claim_id: str) -> AnyClaim:
+    return MODULES[f"_checks.{module}"][claim_id]
+
+
+def words_of(module: str, claim_id: str) -> str:
+    """A page claim's words as its page says them."""
+    return next(c.words for c in PAGE_CLAIMS if c.module == f"_checks.{module}" and c.id == claim_id)
+
+
+def label(item: tuple[str, AnyClaim]) -> str:
+    return f"{item[0].removeprefix('_checks.')}:{item[1].id}"
 
 
 @pytest.fixture(scope="module")
@@ -29,167 +110,301 @@ def matrix() -> tcdoc.Matrix:
     return tcdoc.matrix()
 
 
-def rendered_ids() -> dict[str, list[str]]:
-    """Map each claim id that a page renders to the pages that render it."""
-    found: dict[str, list[str]] = {}
-    for page in PAGES:
-        for claim_id in re.findall(r"\{tcdoc-claim\}`([^`]+)`", page.read_text(encoding="utf-8")):
-            found.setdefault(claim_id, []).append(page.relative_to(ROOT).as_posix())
-    return found
+# -- Each claim holds, has its words, and is shown --------------------------------------------------
 
 
-# -- Each claim holds, and is shown ---------------------------------------------------------
-
-
-@pytest.mark.parametrize("claim", claims(), ids=lambda claim: claim.id)
-def test_claim_holds(claim, matrix):
-    verdict = verify(claim, matrix)
+@pytest.mark.parametrize("item", ALL, ids=label)
+def test_claim_holds(item, matrix):
+    verdict = verify(item[1], matrix)
     if verdict.held is None:
         pytest.skip(str(verdict))
     assert verdict.held, str(verdict)
 
 
-def test_every_claim_is_rendered_or_quoted():
-    rendered = rendered_ids()
-    unused = [claim.id for claim in claims() if claim.id not in rendered and not claim.quoted_in]
-    assert not unused, f"claims that no page renders and no example quotes: {unused}"
+def test_every_page_claim_has_its_check_pinned_to_its_words():
+    wrong = [f"{c.page.relative_to(ROOT)}:{c.line} {c.id}" for c in PAGE_CLAIMS if c.pinned != c.pin]
+    assert not wrong, "claims whose words changed since their check was pinned (tools/claims.py pins):\n" + (
+        "\n".join(wrong)
+    )
 
 
-def test_every_rendered_claim_exists():
-    known = {claim.id for claim in claims()}
-    unknown = {claim_id: pages for claim_id, pages in rendered_ids().items() if claim_id not in known}
-    assert not unknown
+def test_every_check_has_its_claim_on_its_page_or_in_its_example():
+    shown = {(c.module, c.id) for c in PAGE_CLAIMS}
+    for module, claim in ALL:
+        if is_example(module):
+            assert claim.quote, f"{module} {claim.id}: an example's claim gives its quote, not a pin"
+            script = example_of(module)
+            assert script.is_file(), f"{module} is the checks module of no example"
+            text = "\n\n".join(example_text(script.read_text(encoding="utf-8")))
+            assert quoted(claim.quote, text), (
+                f"{script.name} does not quote {claim.id}: {plain(claim.quote)!r}"
+            )
+        else:
+            assert page_of(module).is_file(), f"{module} is the checks module of no page"
+            assert (module, claim.id) in shown, (
+                f"{module} {claim.id}: no claim on {page_of(module).name} uses it"
+            )
 
 
-@pytest.mark.parametrize("claim", [c for c in claims() if c.quoted_in], ids=lambda claim: claim.id)
-def test_quoted_claims_are_quoted_word_for_word(claim):
-    for name in claim.quoted_in:
-        script = ROOT / "examples" / name
-        assert script.is_file(), f"{claim.id} names {name}, which is no example"
-        text = "\n\n".join(example_text(script.read_text(encoding="utf-8")))
-        assert quoted(claim, text), f"{name} does not quote {claim.id}: {plain(claim.text)!r}"
-
-
-def test_claim_ids_name_their_page_and_are_unique():
-    ids = [claim.id for claim in claims()]
-    assert len(ids) == len(set(ids))
-    assert all(re.fullmatch(r"[a-z0-9_-]+\.[a-z0-9-]+", claim_id) for claim_id in ids)
+def test_there_are_claims_on_pages_and_in_examples():
+    assert len(PAGE_CLAIMS) > 100
+    assert len([1 for module, _ in ALL if is_example(module)]) > 50
 
 
 QUANTIFIERS = re.compile(r"\b(only|never|always)\b", re.IGNORECASE)
 
 
 def test_quantified_claims_say_what_their_check_covers():
-    vague = [claim.id for claim in claims() if QUANTIFIERS.search(plain(claim.text)) and not claim.scope]
+    words = {(c.module, c.id): c.words for c in PAGE_CLAIMS}
+    vague = [
+        label((module, claim))
+        for module, claim in ALL
+        if QUANTIFIERS.search(plain(claim.quote or words.get((module, claim.id), ""))) and not claim.scope
+    ]
     assert not vague, f"claims that quantify without a scope (registry, or the condition stated): {vague}"
 
 
-def test_an_unknown_claim_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"no claim 'clone\.nope'; this page's are: clone\."):
-        get_claim("clone.nope")
+def test_a_claim_needs_its_words_pinned_or_quoted_and_an_id_that_can_be_an_anchor():
+    with pytest.raises(ValueError, match=r"needs either pin= .* or quote="):
+        Claim("copies", lambda matrix: None)
+    with pytest.raises(ValueError, match="lower-case words"):
+        Claim("clone.copies", lambda matrix: None, pin="0")
 
 
-# -- A claim made false by its words fails ---------------------------------------------------
+# -- A claim made false by its data or its check fails -----------------------------------------------
 
-SHARES_BOTH = next(
-    item for item in CLAIMS if isinstance(item, Only) and item.id.endswith("only-detach-of-these")
-)
+SHARES_BOTH = claim_named("explanation.four_questions", "only-detach-of-these")
 
 
 def test_the_old_only_detach_sentence_is_false(matrix):
     # "Only x.detach() shares both the memory and the counter", over every operation tcdoc knows.
+    assert isinstance(SHARES_BOTH, Only)
     old = dataclasses.replace(SHARES_BOTH, among=None)
-    verdict = verify(old.claim(), matrix)
+    verdict = verify(old, matrix)
     assert verdict.held is False
     assert "view" in verdict.detail
     assert "parameter_wrap" in verdict.detail
-    assert old.claim().text.startswith("Of every operation tcdoc knows, on `leaf_requires_grad`, only")
+    words = words_of("explanation.four_questions", "only-detach-of-these")
+    assert old.fill(words).startswith("Of every operation tcdoc knows, on `leaf_requires_grad`, only")
 
 
-@pytest.mark.parametrize("item", [c for c in CLAIMS if isinstance(c, Only)], ids=lambda item: item.id)
+ONLY = [item for item in ALL if isinstance(item[1], Only)]
+EVERY = [item for item in ALL if isinstance(item[1], Every)]
+
+
+@pytest.mark.parametrize("item", ONLY, ids=label)
 def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
-    assert verify(item.claim(), matrix).held
-    among = item.among or tuple(op.name for op in tcdoc.operations())
-    outsider = next(name for name in among if name not in item.ops)
-    widened = dataclasses.replace(item, ops=(*item.ops, outsider))
-    assert verify(widened.claim(), matrix).held is False
-    assert tcdoc.get_operation(outsider).code in plain(widened.claim().text)  # the words changed too
-    if len(item.ops) > 1:
-        narrowed = dataclasses.replace(item, ops=item.ops[1:])
-        assert verify(narrowed.claim(), matrix).held is False
+    module, claim = item
+    assert verify(claim, matrix).held
+    among = claim.among or tuple(op.name for op in tcdoc.operations())
+    outsider = next(name for name in among if name not in claim.ops)
+    widened = dataclasses.replace(claim, ops=(*claim.ops, outsider))
+    assert verify(widened, matrix).held is False
+    words = words_of(module.removeprefix("_checks."), claim.id)
+    assert tcdoc.get_operation(outsider).code in plain(widened.fill(words))  # the words change too
+    if len(claim.ops) > 1:
+        narrowed = dataclasses.replace(claim, ops=claim.ops[1:])
+        assert verify(narrowed, matrix).held is False
 
 
-@pytest.mark.parametrize("item", [c for c in CLAIMS if isinstance(c, Every)], ids=lambda item: item.id)
+@pytest.mark.parametrize("item", EVERY, ids=label)
 def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
-    assert verify(item.claim(), matrix).held
-    for field, value in item.expected.items():
+    claim = item[1]
+    assert verify(claim, matrix).held
+    for field, value in claim.expected.items():
         if isinstance(value, bool):
-            flipped = dataclasses.replace(item, expected={**item.expected, field: not value})
-            assert verify(flipped.claim(), matrix).held is False, field
+            flipped = dataclasses.replace(claim, expected={**claim.expected, field: not value})
+            assert verify(flipped, matrix).held is False, field
+
+
+def with_value(matrix: tcdoc.Matrix, operation: str, scenario: str, **values: object) -> tcdoc.Matrix:
+    row = matrix.get(operation, scenario)
+    changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, **values))
+    return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
 
 
 def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
-    detach = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-memory")
+    detach = claim_named("explanation.detach", "shares-memory")
+    assert isinstance(detach, Every)
     assert detach.scenarios is None
-    assert "every kind of `x` tcdoc builds" in detach.claim().text
+    assert "every kind of `x` tcdoc builds" in detach.fill(words_of("explanation.detach", "shares-memory"))
     # A matrix with a scenario where detach() copies: the same claim must now fail.
-    row = matrix.get("detach", "no_grad")
-    copied = dataclasses.replace(
-        row, scenario="no_grad", outcome=dataclasses.replace(row.properties, new_bytes=24)
-    )
-    changed = dataclasses.replace(matrix, rows=tuple(copied if r is row else r for r in matrix.rows))
-    assert verify(detach.claim(), changed).held is False
+    assert verify(detach, with_value(matrix, "detach", "no_grad", new_bytes=24)).held is False
 
 
 def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
-    from tcdoc._claims import EVERYDAY
-
-    counter = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-both")
+    counter = claim_named("explanation.detach", "shares-both")
+    assert isinstance(counter, Every)
     assert counter.scenarios == EVERYDAY
-    assert counter.claim().text.startswith("On every everyday kind of `x` tcdoc builds,")
-
-    def with_counter(scenario: str, value: object) -> tcdoc.Matrix:
-        row = matrix.get("detach", scenario)
-        changed = dataclasses.replace(
-            row, outcome=dataclasses.replace(row.properties, shares_version_counter=value)
-        )
-        return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
-
-    assert verify(counter.claim(), with_counter("inference", False)).held  # a special tensor: not claimed
-    assert verify(counter.claim(), with_counter("no_grad", False)).held is False
+    words = counter.fill(words_of("explanation.detach", "shares-both"))
+    assert words.startswith("On every everyday kind of `x` tcdoc builds,")
+    inference = with_value(matrix, "detach", "inference", shares_version_counter=False)
+    assert verify(counter, inference).held  # a special tensor: not claimed
+    assert (
+        verify(counter, with_value(matrix, "detach", "no_grad", shares_version_counter=False)).held is False
+    )
 
 
 def test_an_only_claim_must_say_only():
-    weaker = Only("x.y", "Of {among}, on {scenarios}, {ops} shares memory", ("detach",), lambda c: True)
+    weaker = Only("x", ("detach",), lambda c: True, pin="0")
     with pytest.raises(ValueError, match=r"must say 'only \{ops\}'"):
-        weaker.claim()
+        weaker.fill("Of {among}, on {scenarios}, {ops} shares memory")
 
 
 def test_a_template_that_leaves_out_its_condition_is_refused():
-    hidden = Only(
-        "x.y", "Only {ops} shares memory", ("detach",), lambda c: c.shares_storage, scenarios=("no_grad",)
-    )
+    hidden = Only("x", ("detach",), lambda c: c.shares_storage, scenarios=("no_grad",), pin="0")
     with pytest.raises(ValueError, match=r"must say \{among\}"):
-        hidden.claim()
-    hidden_scenarios = Every("x.y", "{ops} never copies", ("detach",), {"new_bytes": 0})
+        hidden.fill("Only {ops} shares memory")
+    hidden_scenarios = Every("x", ("detach",), {"new_bytes": 0}, pin="0")
     with pytest.raises(ValueError, match=r"must say \{scenarios\}"):
-        hidden_scenarios.claim()
+        hidden_scenarios.fill("{ops} never copies")
 
 
 def test_a_free_form_claim_is_false_when_its_check_fails(matrix):
-    def fails(matrix):
-        tcdoc._claims.expect(False, "the words say more than torch does")
+    def fails(matrix: tcdoc.Matrix) -> None:
+        expect(False, "the words say more than torch does")
 
-    verdict = verify(Claim("x.y", "Something torch does", fails), matrix)
+    verdict = verify(Claim("x", fails, pin="0"), matrix)
     assert (verdict.held, verdict.detail) == (False, "the words say more than torch does")
-    assert str(verdict) == "x.y: FALSE: the words say more than torch does"
+    assert str(verdict) == "x: FALSE: the words say more than torch does"
 
 
-def test_a_claim_that_needs_a_missing_package_is_not_checked(matrix, monkeypatch):
-    monkeypatch.setitem(__import__("sys").modules, "numpy", None)
-    verdict = verify(get_claim("look-alikes.numpy-shares"), matrix)
+def test_a_check_that_cannot_run_makes_its_claim_false_not_unchecked(matrix):
+    def typo(matrix: tcdoc.Matrix) -> None:
+        matrix.get("clone", "no_such_scenario")
+
+    def missing_name(matrix: tcdoc.Matrix) -> None:
+        raise NameError("name 'torhc' is not defined")
+
+    for check in (typo, missing_name):
+        verdict = verify(Claim("x", check, pin="0"), matrix)
+        assert verdict.held is False
+        assert verdict.detail.startswith("its check could not run: ")
+
+
+def test_a_claim_that_needs_a_missing_package_is_not_checked_and_says_which(matrix, monkeypatch):
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    verdict = verify(claim_named("explanation.look_alikes", "numpy-shares"), matrix)
     assert verdict.held is None
     assert verdict.detail == "needs numpy"
+
+
+@pytest.mark.skipif(tcdoc.cuda_available(), reason="CUDA is here: the claim is checked")
+def test_a_claim_that_needs_cuda_is_not_checked_without_it(matrix):
+    def on_cuda(matrix: tcdoc.Matrix) -> None:
+        raise ClaimFalse("never reached")
+
+    verdict = verify(Claim("x", on_cuda, pin="0", needs_cuda=True), matrix)
+    assert (verdict.held, verdict.detail) == (None, "needs a CUDA device")
+
+
+# -- Words pinned to their checks: flip every quantifier, and the build fails for each ---------------
+
+FLIPS = {
+    "never": "always",
+    "always": "never",
+    "only": "also",
+    "every": "some",
+    "all": "some",
+    "any": "some",
+    "refuses": "accepts",
+}
+QUANTIFIER = re.compile(r"\b(" + "|".join(FLIPS) + r")\b", re.IGNORECASE)
+
+
+def flipped_word(match: re.Match[str]) -> str:
+    word = FLIPS[match.group(1).lower()]
+    return word.capitalize() if match.group(1)[0].isupper() else word
+
+
+def quantifiers_outside_code(text: str) -> list[re.Match[str]]:
+    """The quantifiers of ``text`` that are words, not code between backquotes."""
+    outside, inside = [], False
+    for char in text:
+        if char == "`":
+            inside = not inside
+        outside.append(not inside)
+    return [match for match in QUANTIFIER.finditer(text) if outside[match.start()]]
+
+
+def flip_page(text: str) -> tuple[str, list[str]]:
+    """Flip the first quantifier of each claim on a page; return the page and the flipped ids."""
+    flipped = []
+    for span in reversed(claim_spans(text)):
+        words_end = text.index("]{#", span.start + 1 + len(span.words) - 1)
+        found = quantifiers_outside_code(text[span.start + 1 : words_end])
+        if found:
+            at = span.start + 1 + found[0].start()
+            end = span.start + 1 + found[0].end()
+            text = text[:at] + flipped_word(found[0]) + text[end:]
+            flipped.append(span.id)
+    return text, flipped
+
+
+def flip_example(source: str, quote: str) -> str | None:
+    """Flip the quantifier of ``quote`` where ``source`` says it; None if it has none."""
+    if not quantifiers_outside_code(quote):
+        return None
+    text = lambda s: "\n\n".join(example_text(s))  # noqa: E731
+    for match in QUANTIFIER.finditer(source):
+        changed = source[: match.start()] + flipped_word(match) + source[match.end() :]
+        if not quoted(quote, text(changed)):
+            return changed
+    raise AssertionError(f"the quantifier of {quote!r} is not in the example")
+
+
+def test_flipping_the_quantifier_of_any_claim_fails_the_build(tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(
+        DOCS, site / "docs", ignore=shutil.ignore_patterns("_build", "auto_examples", "gen_modules")
+    )
+    shutil.copytree(ROOT / "examples", site / "examples")
+    expected: list[str] = []
+    for page in sorted((site / "docs").rglob("*.md")):
+        if "_checks" in page.parts or "locales" in page.parts:
+            continue
+        text, ids = flip_page(page.read_text(encoding="utf-8"))
+        page.write_text(text, encoding="utf-8")
+        name = page.relative_to(site / "docs").as_posix()
+        expected += [f"{name}:.*ERROR: the words of claim '{claim_id}' changed" for claim_id in ids]
+    for module, known in MODULES.items():
+        if not is_example(module):
+            continue
+        script = site / "examples" / example_of(module).relative_to(ROOT / "examples")
+        for claim in known.values():
+            changed = flip_example(script.read_text(encoding="utf-8"), claim.quote)
+            if changed is not None:
+                script.write_text(changed, encoding="utf-8")
+                expected.append(
+                    f"ERROR: claim '{claim.id}' of {re.escape(module)} is not quoted word for word"
+                )
+    assert len(expected) > 50
+    # Read every page (the dummy builder writes nothing), without running the examples.
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "dummy",
+            "-q",
+            "-W",
+            "--keep-going",
+            "-D",
+            "plot_gallery=0",
+            "docs",
+            "out",
+        ],
+        cwd=site,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert build.returncode != 0
+    missed = [pattern for pattern in expected if not re.search(pattern, build.stderr)]
+    assert not missed, f"{len(missed)} of {len(expected)} flipped claims did not fail the build:\n" + (
+        "\n".join(missed)
+    )
 
 
 # -- No torch fact without a check: the scan -------------------------------------------------
@@ -303,9 +518,15 @@ def myst_paragraphs(text: str) -> list[str]:
     return paragraphs
 
 
+def without_claims(text: str) -> str:
+    """A page's source with each claim's span replaced by a marker (claims are checked)."""
+    for span in reversed(claim_spans(text)):
+        text = text[: span.start] + "CLAIM" + text[span.end :]
+    return text
+
+
 def words_seen(paragraph: str) -> str:
-    """The words a reader sees, with claims and measured errors replaced by markers."""
-    paragraph = re.sub(r"\{tcdoc-claim\}`[^`]*`", "CLAIM", paragraph)
+    """The words a reader sees, with measured errors replaced by markers."""
     paragraph = re.sub(r"\b(raises|raised|fails)\s+\{tcdoc-fact\}`[^`]*/error(\.type)?`", "CLAIM", paragraph)
     paragraph = re.sub(r"\{tcdoc-(fact|env)\}`[^`]*`", "MEASURED", paragraph)
     return plain(paragraph)
@@ -334,10 +555,9 @@ def example_prose(path: Path) -> list[str]:
     """An example's text, less the claims it quotes (they are checked), as the reader sees it."""
     text = "\n\n".join(example_text(path.read_text(encoding="utf-8")))
     seen = plain(re.sub(r"\n\s*\n|\n\s*[*-]\s", "\n\nPARAGRAPH ", text))
-    name = path.relative_to(ROOT / "examples").as_posix()
-    for claim in claims():
-        if name in claim.quoted_in:
-            seen = seen.replace(plain(claim.text), "CLAIM")
+    module = ".".join(("_checks", "examples", *path.relative_to(ROOT / "examples").with_suffix("").parts))
+    for claim in MODULES.get(module, {}).values():
+        seen = seen.replace(plain(claim.quote), "CLAIM")
     return [paragraph.removeprefix("PARAGRAPH ") for paragraph in seen.split("PARAGRAPH ")]
 
 
@@ -345,7 +565,9 @@ def test_no_page_states_a_torch_fact_without_a_check():
     found = [
         line
         for page in PAGES
-        for line in uncovered(page, list(map(words_seen, myst_paragraphs(page.read_text(encoding="utf-8")))))
+        for line in uncovered(
+            page, list(map(words_seen, myst_paragraphs(without_claims(page.read_text(encoding="utf-8")))))
+        )
     ]
     assert not found, (
         "sentences that state a torch fact with no claim or measurement behind them:\n" + "\n".join(found)
@@ -364,7 +586,7 @@ def test_every_exemption_still_matches_a_sentence():
         prose = (
             example_prose(path)
             if path.suffix == ".py"
-            else list(map(words_seen, myst_paragraphs(path.read_text(encoding="utf-8"))))
+            else list(map(words_seen, myst_paragraphs(without_claims(path.read_text(encoding="utf-8")))))
         )
         seen = [sentence for paragraph in prose for sentence in sentences(paragraph)]
         stale += [f"{relative}: {start}" for start in starts if not any(s.startswith(start) for s in seen)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import dataclasses
 import inspect
 import os
 import re
@@ -517,97 +516,6 @@ def test_a_cell_not_run_shows_why_on_the_page(make_app, tmp_path, monkeypatch):
     html = built_html(tmp_path / "site")
     assert "not run: needs numpy" in html
     assert "raises" not in html.split('id="matrix-numpy_roundtrip"')[1]
-
-
-# -- Claims --------------------------------------------------------------------------------
-
-
-def test_a_claim_renders_its_registry_sentence(make_app, tmp_path):
-    from tcdoc._claims import get_claim, plain
-
-    page = "X\n=\n\n:tcdoc-claim:`detach.copies-nothing`.\n\n:tcdoc-claim:`look-alikes.constructors`.\n"
-    assert build(make_app, tmp_path / "site", page) == ""
-    html = built_html(tmp_path / "site")
-    assert '<span class="tcdoc-claim">It copies nothing: it is a second window onto the bytes of' in html
-    assert plain(get_claim("detach.copies-nothing").text) in plain(re.sub(r"<[^>]+>", "", html))
-    # A role inside a claim is a role on the page, as it would be in the page's own words.
-    assert '<code class="xref py py-func docutils literal notranslate"><span class="pre">torch.tensor' in html
-
-
-def test_a_false_claim_is_a_build_error(make_app, tmp_path, monkeypatch):
-    from tcdoc import _claims
-    from tcdoc.sphinxext import _claims as claims_extension
-
-    def wrong(matrix):
-        _claims.expect(matrix.get("clone", "no_grad").properties.shares_storage, "clone shares no memory")
-
-    monkeypatch.setitem(
-        _claims._registry(), "test.clone-shares", _claims.Claim("test.clone-shares", "x", wrong)
-    )
-    claims_extension.verdict.cache_clear()
-    try:
-        warnings = build(make_app, tmp_path / "site", "X\n=\n\n:tcdoc-claim:`test.clone-shares`\n")
-    finally:
-        claims_extension.verdict.cache_clear()
-    assert "ERROR: tcdoc-claim 'test.clone-shares' is false: clone shares no memory" in warnings
-
-
-def test_an_unknown_claim_is_a_build_error(make_app, tmp_path):
-    warnings = build(make_app, tmp_path / "site", "X\n=\n\n:tcdoc-claim:`detach.nope`\n")
-    assert "tcdoc-claim: no claim 'detach.nope'; this page's are: detach." in warnings
-
-
-class _Recorder:
-    def __init__(self) -> None:
-        self.messages: list[tuple[str, str]] = []
-
-    def __getattr__(self, level):
-        return lambda message, *args, **kwargs: self.messages.append((level, message % args))
-
-
-def test_quoted_claims_are_checked_when_the_example_page_is_read(tmp_path, monkeypatch):
-    from types import SimpleNamespace
-
-    from tcdoc import _claims
-    from tcdoc.sphinxext import _claims as claims_extension
-
-    examples = tmp_path / "examples"
-    examples.mkdir()
-    (examples / "plot_a.py").write_text('"""A\n=\n\nThe sky is green.\n"""\n\n# %%\n# Clones copy.\nx = 1\n')
-    never = _claims.Claim("plot_a.green", "The sky is green", lambda m: _claims.expect(False, "it is blue"))
-    held = _claims.Claim("plot_a.copy", "Clones copy", lambda m: None, quoted_in=("plot_a.py",))
-    missing = _claims.Claim("plot_a.gone", "Views copy", lambda m: None, quoted_in=("plot_a.py",))
-    never = dataclasses.replace(never, quoted_in=("plot_a.py",))
-    for claim in (never, held, missing):
-        monkeypatch.setitem(_claims._registry(), claim.id, claim)
-    recorder = _Recorder()
-    monkeypatch.setattr(claims_extension, "logger", recorder)
-    config = _Config(
-        sphinx_gallery_conf={"examples_dirs": "../examples", "gallery_dirs": "auto"},
-        tcdoc_device="cpu",
-        tcdoc_gpu_execute=False,
-    )
-    app = SimpleNamespace(
-        confdir=str(tmp_path / "docs"), config=config, env=SimpleNamespace(docname="auto/plot_a")
-    )
-    claims_extension.verdict.cache_clear()
-    try:
-        claims_extension.check_quoted_claims(app, None)
-    finally:
-        claims_extension.verdict.cache_clear()
-    assert ("error", "claim 'plot_a.green', quoted in plot_a.py, is false: it is blue") in recorder.messages
-    assert ("error", "claim 'plot_a.gone' is not quoted word for word in plot_a.py") in recorder.messages
-    assert not [m for m in recorder.messages if "plot_a.copy" in m[1]]
-
-
-class _Config:
-    """A Sphinx config stand-in: attributes, and ``in``."""
-
-    def __init__(self, **values) -> None:
-        self.__dict__.update(values)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.__dict__
 
 
 # -- The complete reference: non-tensor results, modules, families, long messages -------------------

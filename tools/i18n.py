@@ -8,8 +8,8 @@ Usage (nox runs these; see CONTRIBUTING.md)::
 There are two kinds of catalogue. The pages' own (docs/locales/zh_CN/LC_MESSAGES, one per page)
 hold their prose. The Sphinx extension's (tcdoc/sphinxext/locales/zh_CN/LC_MESSAGES/tcdoc.po,
 compiled to tcdoc.mo, which the package ships) holds the words it writes into pages: its
-literals, the headings of the comparison's fields, the registry's summaries and the sentences
-of the claims that pages render.
+literals, the headings of the comparison's fields, the registry's summaries and the words that
+fill a claim's placeholders. A claim's own sentence is prose of its page, in the page's catalogue.
 
 Both start by extracting the messages of the English pages as they are now (Sphinx's gettext
 builder, into build/gettext). The examples are not executed for it: sphinx-gallery reuses the
@@ -122,7 +122,7 @@ def extension_messages() -> list[str]:
     """Every message the extension translates, in a stable order, each once."""
     import tcdoc
     from tcdoc import _names, gating
-    from tcdoc._claims import claims
+    from tcdoc.claims import MESSAGES as CLAIM_WORDS
 
     found: list[str] = []
     for place, marker in MARKERS.items():
@@ -137,7 +137,7 @@ def extension_messages() -> list[str]:
     found += [op.summary for op in tcdoc.module_operations()]
     found += [scenario.summary for scenario in tcdoc.scenarios(include_unavailable=True)]
     found += [gating.NO_CUDA_NOTE]
-    found += [claim.text for claim in claims() if not claim.quoted_in]  # examples quote the others
+    found += list(CLAIM_WORDS)  # what fills a claim's placeholders; its words are in its page's catalogue
     return list(dict.fromkeys(found))
 
 
@@ -263,6 +263,18 @@ def update() -> None:
     )
 
 
+CLAIM_ID = re.compile(r"\]\{#([A-Za-z0-9_-]+) \.claim\}")
+
+
+def claim_ids(message: str) -> list[str]:
+    """Return the ids of the claims (``[words]{#id .claim}``) of a message, which its translation keeps.
+
+    >>> claim_ids("[`x.detach()` copies nothing]{#copies-nothing .claim}. More.")
+    ['copies-nothing']
+    """
+    return CLAIM_ID.findall(message)
+
+
 def check() -> int:
     """Print every message that is missing, untranslated or fuzzy; return the exit status."""
     problems: list[str] = check_extension() + check_theme()
@@ -289,6 +301,10 @@ def check() -> int:
                 problems.append(f"{name}: untranslated: {msgid[:70]!r}")
             elif message.fuzzy:
                 problems.append(f"{name}: fuzzy: {msgid[:70]!r}")
+            elif claim_ids(msgid) != claim_ids(str(message.string)):
+                problems.append(
+                    f"{name}: the translation does not keep the claims {claim_ids(msgid)}: {msgid[:50]!r}"
+                )
     for problem in problems:
         print(problem)
     print(f"{total - len(problems)} of {total} messages translated into {LANGUAGE}")

@@ -18,8 +18,9 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
-- ``{tcdoc-claim}`id``: a sentence about torch from the claims registry (``tcdoc._claims``),
-  checked in the build (a false claim is a build error); the claims an example quotes are checked
+- claims: a sentence about torch in a page's own words, ``[words]{#id .claim}``, checked in the
+  build against its check in the site's checks package (``tcdoc_checks``), whose pin must match
+  the words (see :mod:`tcdoc.claims` and ``_claims``); the claims an example quotes are checked
   when its page is read;
 - ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
   CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
@@ -89,8 +90,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.add_role("tcdoc-fact", _tables.FactRole())
     app.add_role("tcdoc-env", _tables.EnvRole())
-    app.add_role("tcdoc-claim", _claims.ClaimRole())
-    app.connect("doctree-read", _claims.check_quoted_claims)
+    _claims.setup_claims(app)
     app.connect("missing-reference", _tables.resolve_operation_link)
     app.connect("source-read", forget_namespace)
     app.connect("builder-inited", _gpu.find_gpu_pages)

@@ -1,0 +1,1 @@
+"""Checks of the site's claims, one module per page (see CONTRIBUTING.md)."""

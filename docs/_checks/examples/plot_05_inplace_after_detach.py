@@ -1,0 +1,79 @@
+"""The claims that ``examples/plot_05_inplace_after_detach.py`` quotes.
+
+Each gives the words the example says (``quote``), word for word, and the check behind them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from _checks._helpers import backward, data_change_goes_unnoticed, detach_fails_only_where_saved, raises
+from tcdoc import Matrix, shares_memory
+from tcdoc.claims import Claim, expect
+
+__all__ = ["CLAIMS"]
+
+
+def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
+    x = torch.randn(4, requires_grad=True)
+    y = x.exp()
+    expect(torch.equal(y.grad_fn._saved_result, y), "exp did not save its output")  # type: ignore[union-attr]
+    d = y.detach()
+    expect(shares_memory(d, y) and (y._version, d._version) == (0, 0), "d and y do not start as said")
+    d.zero_()
+    expect(
+        (y._version, d._version) == (1, 1) and torch.equal(y, torch.zeros(4)), "the change did not reach y"
+    )
+    error = raises(lambda: backward(y.sum()))
+    expect("is at version 1; expected version 0" in str(error), f"the error says: {error}")
+
+
+def _only_saved_tensors_are_checked(matrix: Matrix) -> None:
+    detach_fails_only_where_saved(matrix)
+    x = torch.randn(4, requires_grad=True)
+    z = x + 1
+    z.detach().zero_()
+    backward(z.sum())
+    expect(x.grad is not None and torch.equal(x.grad, torch.ones(4)), f"the gradient is {x.grad}")
+
+
+CLAIMS = [
+    Claim(
+        "refuses",
+        _exp_saves_output_and_error_says_versions,
+        quote="PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute "
+        "wrong "
+        "gradients: `backward()` raises",
+    ),
+    Claim(
+        "share-both",
+        _exp_saves_output_and_error_says_versions,
+        quote="`d` and `y` share their memory and their version counter",
+    ),
+    Claim(
+        "change-moves-counter",
+        _exp_saves_output_and_error_says_versions,
+        quote="An in-place change through `d` writes into `y` and moves the shared counter",
+    ),
+    Claim(
+        "raises",
+        _exp_saves_output_and_error_says_versions,
+        quote="At `backward()` autograd compares the counter of the saved `y` with the value it recorded "
+        "when "
+        "saving it (0), finds 1, and raises instead of using the zeros",
+    ),
+    Claim(
+        "only-saved",
+        _only_saved_tensors_are_checked,
+        quote="The check concerns only tensors that autograd saved. `x + 1` saves nothing, since the "
+        "derivative "
+        "of an addition does not depend on its values, so the same change to its detached twin goes "
+        "through, and the gradient is still right",
+        scope="stated: what autograd saved, against x + 1",
+    ),
+    Claim(
+        "data",
+        data_change_goes_unnoticed,
+        quote="which shares the memory but not the counter: no error, and wrong gradients",
+    ),
+]

@@ -1,0 +1,64 @@
+"""The claims that ``examples/plot_13_numpy.py`` quotes.
+
+Each gives the words the example says (``quote``), word for word, and the check behind them.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from _checks._helpers import raises
+from tcdoc import Matrix, shares_memory
+from tcdoc.claims import Claim, expect
+
+__all__ = ["CLAIMS"]
+
+
+def _from_numpy_copies_nothing(matrix: Matrix) -> None:
+    import numpy as np
+
+    array = np.zeros(3, dtype=np.float32)
+    tensor = torch.from_numpy(array)
+    array[0] = 1.0
+    expect(tensor[0].item() == 1.0, "from_numpy copied the array")
+    y = torch.randn(3, requires_grad=True) * 2
+    raises(lambda: y.numpy())
+    n = y.detach().cpu().numpy()
+    expect(shares_memory(y, torch.from_numpy(n)), "the array does not share memory with y")
+    expect(not shares_memory(torch.tensor(n), torch.from_numpy(n)), "torch.tensor(array) shares memory")
+    x = torch.ones(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # it recommends x.detach().clone(), as the pages say
+        copied = torch.tensor(x)
+    expect(not shares_memory(copied, x), "torch.tensor(tensor) shares memory")
+
+
+CLAIMS = [
+    Claim(
+        "from-numpy",
+        _from_numpy_copies_nothing,
+        quote="`torch.from_numpy`, which copies nothing either",
+        needs=("numpy",),
+    ),
+    Claim(
+        "refuses",
+        _from_numpy_copies_nothing,
+        quote="`numpy()` refuses a tensor that requires gradients: an array cannot carry autograd history",
+        needs=("numpy",),
+    ),
+    Claim(
+        "still-shares",
+        _from_numpy_copies_nothing,
+        quote="On the CPU the array still shares memory with `y`",
+        needs=("numpy",),
+    ),
+    Claim(
+        "tensor-copies",
+        _from_numpy_copies_nothing,
+        quote="`torch.tensor` always copies its data",
+        scope="stated: an array and a tensor, the two kinds of data the page gives it",
+        needs=("numpy",),
+    ),
+]

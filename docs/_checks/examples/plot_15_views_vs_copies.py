@@ -1,0 +1,82 @@
+"""The claims that ``examples/plot_15_views_vs_copies.py`` quotes.
+
+Each gives the words the example says (``quote``), word for word, and the check behind them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from _checks._helpers import raises
+from tcdoc import Matrix, shares_memory
+from tcdoc.claims import Claim, expect
+
+__all__ = ["CLAIMS"]
+
+
+def _catalogue(matrix: Matrix) -> None:
+    x = torch.zeros(3, 4)
+    views = [x.view(4, 3), x.reshape(4, 3), x.t(), x[1:], x[0], x.expand(2, 3, 4)]
+    for y in views:
+        expect(shares_memory(x, y) and y._is_view() and y._base is x, f"a view misbehaves: {y.shape}")
+    for y in (x.detach(), x.view(torch.int32)):
+        expect(
+            shares_memory(x, y) and not y._is_view() and y._base is None, "detach or dtype view is tracked"
+        )
+    flat = x.reshape(12)
+    expect(shares_memory(x, flat) and flat._base is x, "reshape of a contiguous tensor copied")
+    flat_t = x.t().reshape(12)
+    expect(not shares_memory(x, flat_t) and not flat_t._is_view(), "reshape of a transpose did not copy")
+    raises(lambda: x.t().view(12))
+    expect(x[1:][0]._base is x, "_base of a view of a view is not the owner")
+    for y in (x.clone(), x.t().contiguous(), x[[0, 2]], x.flip(0), x.to(torch.float64), x + 0):
+        expect(not shares_memory(x, y), "a copying operation shares memory")
+    expect(x.contiguous() is x, "contiguous() of a contiguous tensor is not x")
+
+
+CLAIMS = [
+    Claim(
+        "three-ways",
+        _catalogue,
+        quote="A view shares memory with its source ({func}`tcdoc.shares_memory`), reports `_is_view()` "
+        "and keeps "
+        "a reference to the tensor it views in `_base`",
+    ),
+    Claim(
+        "views",
+        _catalogue,
+        quote="Slicing with integers and ranges, `view`, `reshape`, transposes and `expand` return views: "
+        "they "
+        "share memory and know their base",
+    ),
+    Claim(
+        "untracked",
+        _catalogue,
+        quote="`detach()` and a dtype view `view(torch.int32)` share memory without being tracked as "
+        "views, so "
+        "`_is_view()` and `_base` miss them. Only a memory check catches them",
+        scope="stated: of the three ways the page shows",
+    ),
+    Claim(
+        "reshape-view",
+        _catalogue,
+        quote="A contiguous tensor can be reshaped by changing its strides only, so `reshape` returns a view",
+        scope="stated: a contiguous tensor",
+    ),
+    Claim(
+        "reshape-copies",
+        _catalogue,
+        quote="A transpose cannot be flattened with a single stride, so `reshape` silently copies",
+    ),
+    Claim(
+        "view-raises",
+        _catalogue,
+        quote="To insist on a view, call {meth}`~torch.Tensor.view`, which raises instead of copying",
+    ),
+    Claim(
+        "base",
+        _catalogue,
+        quote="`_base` always points to the tensor that owns the memory, not to the intermediate view",
+        scope="stated: a view of a view",
+    ),
+]

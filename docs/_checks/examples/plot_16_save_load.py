@@ -1,0 +1,66 @@
+"""The claims that ``examples/plot_16_save_load.py`` quotes.
+
+Each gives the words the example says (``quote``), word for word, and the check behind them.
+"""
+
+from __future__ import annotations
+
+import io
+
+import torch
+
+from tcdoc import Matrix, shares_memory
+from tcdoc.claims import Claim, expect
+
+__all__ = ["CLAIMS"]
+
+
+def _save_load_views(matrix: Matrix) -> None:
+    signal = torch.randn(1000)
+    window = signal[10:20]
+    buffer = io.BytesIO()
+    torch.save({"signal": signal, "window": window}, buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer)
+    expect(shares_memory(loaded["signal"], loaded["window"]), "the loaded tensors do not share memory")
+    expect(
+        loaded["window"].storage_offset() == 10 and not loaded["window"]._is_view(), "view tracking came back"
+    )
+    first, second = io.BytesIO(), io.BytesIO()
+    torch.save(signal, first)
+    torch.save(window, second)
+    first.seek(0)
+    second.seek(0)
+    expect(not shares_memory(torch.load(first), torch.load(second)), "two saves came back sharing memory")
+    second.seek(0)
+    expect(torch.load(second).untyped_storage().nbytes() == 4000, "the slice did not bring its whole storage")
+
+
+CLAIMS = [
+    Claim(
+        "views-survive",
+        _save_load_views,
+        quote="Tensors that shared memory when saved share it again after {func}`torch.load`",
+    ),
+    Claim(
+        "ten-elements-in",
+        _save_load_views,
+        quote="After loading, the two tensors share memory again: the loaded `window` starts ten elements "
+        "into the "
+        "loaded `signal`'s storage",
+    ),
+    Claim(
+        "not-a-view",
+        _save_load_views,
+        quote="What comes back is the shared memory, not the view tracking: the loaded `window` is not "
+        "marked as "
+        "a view of the loaded `signal`",
+    ),
+    Claim("two-calls", _save_load_views, quote="Saved in two calls, they come back as two separate copies"),
+    Claim(
+        "whole-storage",
+        _save_load_views,
+        quote="Saving only `window` (10 floats) still writes all 1000 floats of `signal`'s storage",
+        scope="stated: the slice window",
+    ),
+]

@@ -1,0 +1,131 @@
+"""The claims that ``examples/plot_20_inference_mode.py`` quotes.
+
+Each gives the words the example says (``quote``), word for word, and the check behind them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from _checks._helpers import backward, inference_in_place_error, raises_saying
+from tcdoc import Matrix, shares_memory
+from tcdoc.claims import Claim, expect, measured
+
+__all__ = ["CLAIMS"]
+
+
+def _extractor_features() -> tuple[torch.nn.Module, torch.Tensor, torch.Tensor]:
+    """Return a linear 'extractor', its inputs, and its output computed under inference mode."""
+    extractor = torch.nn.Linear(4, 3)
+    inputs = torch.ones(8, 4)
+    with torch.inference_mode():
+        features = extractor(inputs)
+    return extractor, inputs, features
+
+
+def _inference_records_nothing(matrix: Matrix) -> None:
+    _, _, features = _extractor_features()
+    expect(features.grad_fn is None and not features.requires_grad, "autograd recorded the extractor")
+    expect(features.is_inference(), "the output is no inference tensor")
+    expect(measured(matrix, "detach", "inference").keeps_inference, "detach() dropped the mark")
+
+
+def _head_on_inference_features_stops(matrix: Matrix) -> None:
+    _, _, features = _extractor_features()
+    head = torch.nn.Linear(3, 1)
+    raises_saying(lambda: head(features), "Inference tensors cannot be saved for backward")
+
+
+def _head_on_detached_features_stops(matrix: Matrix) -> None:
+    _, _, features = _extractor_features()
+    detached = features.detach()
+    expect(detached.is_inference() and shares_memory(features, detached), "detach() is no inference view")
+    report = measured(matrix, "detach", "inference")
+    expect(report.new_bytes == 0 and report.keeps_inference, f"detach() on inference: {report}")
+    raises_saying(lambda: torch.nn.Linear(3, 1)(detached), "Inference tensors cannot be saved for backward")
+
+
+def _head_trains_on_clone(matrix: Matrix) -> None:
+    _, _, features = _extractor_features()
+    usable = features.clone()
+    expect(not usable.is_inference() and not shares_memory(features, usable), "the clone is no ordinary copy")
+    head = torch.nn.Linear(3, 1)
+    backward(head(usable).sum())
+    expect(head.weight.grad is not None, "the head did not get a gradient")
+
+
+def _drawn_inference_copies(matrix: Matrix) -> None:
+    detached, cloned = measured(matrix, "detach", "inference"), measured(matrix, "clone", "inference")
+    expect(detached.shares_storage and detached.keeps_inference, f"detach() measured {detached}")
+    expect(not cloned.shares_storage and cloned.keeps_inference is False, f"clone() measured {cloned}")
+
+
+def _no_grad_features_are_ordinary(matrix: Matrix) -> None:
+    extractor, inputs, _ = _extractor_features()
+    with torch.no_grad():
+        plain = extractor(inputs)
+    expect(not plain.is_inference() and plain.grad_fn is None, "no_grad gave an inference tensor, or history")
+    backward(torch.nn.Linear(3, 1)(plain).sum())
+    with torch.inference_mode():
+        features = extractor(inputs)
+    message = str(raises_saying(lambda: torch.nn.Linear(3, 1)(features)))
+    expect("torch.no_grad()" in message, f"the error does not offer no_grad: {message}")
+
+
+CLAIMS = [
+    Claim(
+        "records-nothing",
+        _inference_records_nothing,
+        quote="Running a frozen network under {py:class}`torch.inference_mode` computes features without "
+        "autograd "
+        "recording anything. The tensors it returns are *inference tensors*, and they carry that mark with "
+        "them",
+    ),
+    Claim(
+        "first-step-stops",
+        _head_on_inference_features_stops,
+        quote="Train a small model on top of such features and the first step stops with an error",
+    ),
+    Claim(
+        "in-place",
+        inference_in_place_error,
+        quote="Outside inference mode, torch refuses to change an inference tensor in place, and its error "
+        "suggests exactly the fix: a clone",
+    ),
+    Claim(
+        "not-saved",
+        _head_on_inference_features_stops,
+        quote="Its first forward pass already stops: the layer's weight requires gradients, so autograd "
+        "would have "
+        "to keep the features for the backward pass, and torch refuses to save an inference tensor for it",
+    ),
+    Claim(
+        "detach-keeps-mark",
+        _head_on_detached_features_stops,
+        quote='`detach()` is the usual answer to "keep this tensor out of autograd", and it copies '
+        "nothing. But "
+        "the detached tensor is still an inference tensor: it keeps the mark, and the same forward pass "
+        "stops in the same way",
+    ),
+    Claim(
+        "clone-trains",
+        _head_trains_on_clone,
+        quote="A clone made outside inference mode is an ordinary tensor with memory of its own, and the "
+        "head "
+        "trains on it",
+    ),
+    Claim(
+        "drawn",
+        _drawn_inference_copies,
+        quote="the detached tensor reads the same bytes and is still marked `is_inference=True`; the "
+        "clone has its "
+        "own storage and no mark",
+    ),
+    Claim(
+        "no-grad",
+        _no_grad_features_are_ordinary,
+        quote="The error message offers a second fix: {py:class}`torch.no_grad` also keeps autograd from "
+        "recording "
+        "the extractor, and its results are ordinary tensors, so no copy is needed",
+    ),
+]

@@ -1,0 +1,134 @@
+"""The checks of the claims on ``docs/explanation/clone.md``.
+
+Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from _checks._helpers import (
+    backward,
+    built_source,
+    clone_copies_and_records,
+    clone_detach_records_first,
+    each_measured,
+)
+from tcdoc import Matrix
+from tcdoc.claims import EVERYDAY, Claim, Every, expect, measured
+
+__all__ = ["CLAIMS"]
+
+
+def _clone_independent_yet_connected(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "clone"):
+        expect(not report.shares_storage, f"clone on {scenario} shares memory with x")
+        if built_source(scenario).requires_grad:
+            expect(report.gradient_flows_to_source, f"on {scenario} gradients do not reach x")
+    x = torch.ones(3, requires_grad=True)
+    y = x.clone()
+    with torch.no_grad():
+        y.fill_(5.0)
+    expect(torch.equal(x.detach(), torch.ones(3)), "writing into the clone changed x")
+    backward((2 * y).sum())
+    expect(x.grad is not None and torch.equal(x.grad, torch.full((3,), 2.0)), "the gradient did not reach x")
+
+
+def _clone_is_not_a_leaf(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "clone"):
+        if built_source(scenario).requires_grad:
+            ok = not report.is_leaf and report.grad_fn == "CloneBackward0" and report.gradient_flows_to_source
+            expect(ok, f"clone on {scenario} measured {report}")
+
+
+def _clone_keeps_requires_grad(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "clone"):
+        source = built_source(scenario)
+        expect(report.requires_grad == source.requires_grad, f"clone on {scenario} changed requires_grad")
+        if not source.requires_grad:
+            expect(report.grad_fn is None, f"clone on {scenario} invented a grad_fn")
+
+
+def _clone_never_copies_grad(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "clone"):
+        expect(report.copies_grad is not True, f"clone copied .grad on {scenario}")
+    for scenario in ("parameter", "parameter_with_attribute"):
+        expect(
+            measured(matrix, "clone", scenario).result_type == "Tensor", f"clone on {scenario} is no Tensor"
+        )
+
+
+def _both_orders_agree(matrix: Matrix) -> None:
+    for op in ("detach_clone", "clone_detach"):
+        for scenario, report in each_measured(matrix, op):
+            expect(report.is_leaf and not report.requires_grad, f"{op} on {scenario}: {report}")
+            expect(report.grad_fn is None and not report.shares_storage, f"{op} on {scenario}: {report}")
+
+
+def _preserve_format_is_the_default(matrix: Matrix) -> None:
+    doc = torch.Tensor.clone.__doc__ or ""
+    expect("memory_format=torch.preserve_format" in doc, "the signature shows another default")
+    expect(measured(matrix, "clone", "channels_last").same_strides, "clone lost the channels_last strides")
+
+
+def _channels_last_strides(matrix: Matrix) -> None:
+    expect(measured(matrix, "clone", "channels_last").same_strides, "a plain clone lost the strides")
+    expect(not measured(matrix, "clone_contiguous_format", "channels_last").same_strides, "they were kept")
+
+
+def _strided_slice_packed(matrix: Matrix) -> None:
+    report = measured(matrix, "clone", "strided_view")
+    source = built_source("strided_view")
+    expect(not source.is_contiguous(), "the slice is dense")
+    expect(not report.same_strides, "the clone kept the slice's strides")
+    expect(
+        report.new_bytes == source.numel() * source.element_size(),
+        f"the clone holds {report.new_bytes} bytes",
+    )
+    expect(source.clone().is_contiguous(), "the clone is not row-major")
+
+
+def _slice_strides(matrix: Matrix) -> None:
+    x = torch.arange(24.0).reshape(4, 6)[:, ::2]
+    expect(x.stride() == (6, 2), f"the slice has strides {x.stride()}")
+    expect(x.clone().stride() == (3, 1), f"the clone has strides {x.clone().stride()}")
+
+
+def _expand_materialised(matrix: Matrix) -> None:
+    e = torch.ones(3, 1).expand(3, 1000)
+    expect(
+        e.untyped_storage().nbytes() == 12, f"the expanded tensor holds {e.untyped_storage().nbytes()} bytes"
+    )
+    expect(
+        e.clone().untyped_storage().nbytes() == 4 * e.numel(), "the clone does not hold 4 bytes per element"
+    )
+
+
+CLAIMS = [
+    Claim("copies-and-records", clone_copies_and_records, pin="a7cea2ea51", scope="registry"),
+    Claim("independent-yet-connected", _clone_independent_yet_connected, pin="89dd1fb565", scope="registry"),
+    Every("shares-no-memory", ops=("clone",), expected={"shares_storage": False}, pin="a5a50a39bd"),
+    Every(
+        "shares-nothing",
+        ops=("clone",),
+        expected={"shares_version_counter": False},
+        scenarios=EVERYDAY,
+        pin="c0ecd48b85",
+    ),
+    Claim("leaf-or-not", _clone_is_not_a_leaf, pin="838b560633", scope="registry"),
+    Claim("invents-no-history", _clone_keeps_requires_grad, pin="b4ebdfb156", scope="registry"),
+    Claim("never-copies-grad", _clone_never_copies_grad, pin="9cbe7f3781", scope="registry"),
+    Claim("both-orders-agree", _both_orders_agree, pin="e147c82db6", scope="registry"),
+    Claim(
+        "detach-first",
+        clone_detach_records_first,
+        pin="6b0301ddf4",
+        scope="idiom: 'only to' means 'just to'",
+    ),
+    Claim("preserve-format", _preserve_format_is_the_default, pin="b67e8601cc"),
+    Claim("channels-last", _channels_last_strides, pin="7484505faf"),
+    Claim("strided-slice", _strided_slice_packed, pin="1b5ef67ad1", scope="stated: a strided slice"),
+    Claim("slice-strides", _slice_strides, pin="b40c2afae8"),
+    Claim("expand-writes-out", _expand_materialised, pin="0645d103c4"),
+    Claim("expand-bytes", _expand_materialised, pin="c892915b85"),
+]

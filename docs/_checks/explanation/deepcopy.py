@@ -1,0 +1,83 @@
+"""The checks of the claims on ``docs/explanation/deepcopy.md``.
+
+Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import torch
+
+from _checks._helpers import (
+    aliasing_within_one_call,
+    built_source,
+    deepcopy_plain_grad_and_attributes,
+    deepcopy_refuses_non_leaf,
+    does_not_raise,
+    each_measured,
+    module_with_non_leaf,
+    parameter_deepcopy_drops,
+    parameter_deepcopy_is_its_own,
+    raises,
+    tied_module,
+)
+from tcdoc import Matrix
+from tcdoc.claims import Claim, expect, measured
+
+__all__ = ["CLAIMS"]
+
+
+def _deepcopy_shares_nothing(matrix: Matrix) -> None:
+    copied = each_measured(matrix, "deepcopy")
+    expect(copied, "deepcopy copied no kind of x")
+    for scenario, report in copied:
+        source = built_source(scenario)
+        ok = not report.shares_storage and not report.shares_version_counter and report.is_leaf
+        ok = ok and report.grad_fn is None and report.requires_grad == source.requires_grad
+        expect(ok, f"deepcopy on {scenario} measured {report}")
+
+
+def _old_weight_norm(matrix: Matrix) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # the old weight_norm is deprecated
+        old = torch.nn.utils.weight_norm(torch.nn.Linear(3, 2))
+    old(torch.ones(1, 3))
+    expect("103001" in str(raises(lambda: copy.deepcopy(old))), "the error does not point at 103001")
+    new = torch.nn.utils.parametrizations.weight_norm(torch.nn.Linear(3, 2))
+    new(torch.ones(1, 3))
+    does_not_raise(lambda: copy.deepcopy(new))
+
+
+def _slice_copies_its_storage(matrix: Matrix) -> None:
+    big = torch.arange(1000.0)
+    part = big[:10]
+    deep = copy.deepcopy(part).untyped_storage().nbytes()
+    cloned = part.clone().untyped_storage().nbytes()
+    expect((deep, cloned) == (4000, 40), f"deepcopy holds {deep} bytes, the clone {cloned}")
+
+
+def _copy_keeps_parameter_attributes(matrix: Matrix) -> None:
+    report = measured(matrix, "copy", "parameter_with_attribute")
+    ok = report.copies_attributes is True and report.copies_grad is False and report.shares_storage
+    expect(ok, f"copy.copy of the parameter measured {report}")
+
+
+CLAIMS = [
+    Claim("shares-nothing", _deepcopy_shares_nothing, pin="b83276620d", scope="registry"),
+    Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="123b00d90b"),
+    Claim("refuses-non-leaf", deepcopy_refuses_non_leaf, pin="973ce663a1", scope="registry"),
+    Claim("module-fix", module_with_non_leaf, pin="42a0db5c87"),
+    Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
+    Claim("memo", aliasing_within_one_call, pin="f46eba3e26"),
+    Claim("pair-kept", aliasing_within_one_call, pin="539736e872"),
+    Claim("two-calls", aliasing_within_one_call, pin="226868a5c3"),
+    Claim("whole-storage", _slice_copies_its_storage, pin="62734b274e", scope="stated: a slice"),
+    Claim("ten-elements", _slice_copies_its_storage, pin="afa087d70b"),
+    Claim("parameter-has-its-own", parameter_deepcopy_is_its_own, pin="69a8e131ca"),
+    Claim("parameter-drops-grad-and-attributes", parameter_deepcopy_drops, pin="2585f62f40"),
+    Claim("copy-keeps-parameter-attributes", _copy_keeps_parameter_attributes, pin="45a4c34d65"),
+    Claim("module-ties", tied_module, pin="1351ce2056"),
+    Claim("one-parameter-inside", tied_module, pin="87defca63c"),
+]

@@ -1,0 +1,114 @@
+"""The checks of the claims on ``docs/explanation/detach.md``.
+
+Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from _checks._helpers import (
+    autograd_sees_detached_changes,
+    backward,
+    data_change_goes_unnoticed,
+    detach_copies_nothing,
+    each_measured,
+    forward_tangents,
+    write_through_detached,
+)
+from tcdoc import Matrix
+from tcdoc.claims import EVERYDAY, Claim, ClaimFalse, Every, expect
+
+__all__ = ["CLAIMS"]
+
+
+def _detach_same_memory_no_autograd(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "detach"):
+        ok = (
+            report.new_object
+            and report.shares_storage
+            and not report.requires_grad
+            and report.grad_fn is None
+        )
+        expect(ok, f"detach on {scenario} measured {report}")
+
+
+def _metadata_of_its_own(matrix: Matrix) -> None:
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    d = x.detach()
+    d.unsqueeze_(0)
+    expect((x.shape, d.shape) == (torch.Size([2, 3]), torch.Size([1, 2, 3])), f"shapes {x.shape}, {d.shape}")
+
+
+def _old_note_disproved(matrix: Matrix) -> None:
+    changes: dict[str, Callable[[torch.Tensor], object]] = {
+        "resize_": lambda d: d.resize_(3, 2),
+        "resize_as_": lambda d: d.resize_as_(torch.ones(6)),
+        "set_": lambda d: d.set_(torch.zeros(4)),  # type: ignore[call-overload]  # a tensor is a source too
+        "transpose_": lambda d: d.transpose_(0, 1),
+    }
+    for name, change in changes.items():
+        x = torch.ones(2, 3, requires_grad=True)
+        d = x.detach()
+        try:
+            change(d)
+        except RuntimeError as error:
+            raise ClaimFalse(f"{name} on a detached tensor raised: {error}") from None
+        expect(x.shape == torch.Size([2, 3]), f"{name} on the detached tensor changed x's shape")
+
+
+def _detached_leaf_stops_gradients(matrix: Matrix) -> None:
+    x = torch.ones(3, requires_grad=True)
+    d = x.detach().requires_grad_()
+    expect(d.is_leaf, "the detached tensor is not a leaf")
+    backward((d * 5).sum())
+    expect(d.grad is not None and torch.equal(d.grad, torch.full((3,), 5.0)), f"d.grad is {d.grad}")
+    expect(x.grad is None, f"x.grad is {x.grad}")
+
+
+def _detach_in_place(matrix: Matrix) -> None:
+    x = torch.ones(3, requires_grad=True) * 2
+    expect(not x.is_leaf, "x started as a leaf")
+    x.detach_()
+    expect(x.is_leaf and not x.requires_grad, "detach_() did not make x a leaf")
+
+
+CLAIMS = [
+    Claim("same-memory-no-autograd", _detach_same_memory_no_autograd, pin="da23b6dd81", scope="registry"),
+    Claim("copies-nothing", detach_copies_nothing, pin="b217f71aa9", scope="registry"),
+    Every(
+        "shares-memory",
+        ops=("detach",),
+        expected={"shares_storage": True, "new_bytes": 0, "is_leaf": True, "requires_grad": False},
+        pin="8362f3b8bb",
+    ),
+    Every(
+        "shares-both",
+        ops=("detach",),
+        expected={"shares_version_counter": True},
+        scenarios=EVERYDAY,
+        pin="6cfcb444e1",
+    ),
+    Every(
+        "parameter-to-tensor",
+        ops=("detach",),
+        expected={"result_type": "Tensor"},
+        scenarios=("parameter", "parameter_with_attribute"),
+        pin="84b3ea4166",
+    ),
+    Claim("write-goes-through", write_through_detached, pin="a7439c558e"),
+    Claim("counter-sees-changes", autograd_sees_detached_changes, pin="f3b68c9e0b"),
+    Claim("one-change-counts-twice", write_through_detached, pin="e1a066f942"),
+    Claim("saved-x-would-fail", autograd_sees_detached_changes, pin="0ace60cd56"),
+    Claim("data-goes-unnoticed", data_change_goes_unnoticed, pin="41c3f46d5a"),
+    Claim("own-metadata", _metadata_of_its_own, pin="fd3e7fde5c"),
+    Claim("bytes-not-description", _metadata_of_its_own, pin="3c051e1af3", scope="stated: d and x above"),
+    Claim("old-note-no-longer-holds", _old_note_disproved, pin="780d476558"),
+    Claim("drops-tangent", forward_tangents, pin="5dcc370105"),
+    Claim("tangent-3", forward_tangents, pin="85912306b5"),
+    Claim("requires-grad-makes-a-leaf", _detached_leaf_stops_gradients, pin="85cad491fe"),
+    Claim("gradient-landed-in-d", _detached_leaf_stops_gradients, pin="b24b7fd9fc"),
+    Claim("in-place-variant", _detach_in_place, pin="d59152dad5"),
+]

@@ -1,0 +1,467 @@
+"""The checks of the claims on ``docs/explanation/look-alikes.md``.
+
+Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import warnings
+
+import torch
+
+from _checks._helpers import (
+    backward,
+    built_source,
+    changed_saved_output,
+    data_shares_memory_not_counter,
+    detach_in_place_refuses_views,
+    detach_stops_backward,
+    each_measured,
+    each_measured_on,
+    everyday,
+    everyday_names,
+    expand_overlaps_and_refuses,
+    float_returns_float32_x,
+    hooks_not_carried,
+    hooks_warning,
+    in_place_through_float,
+    index_assignment_writes,
+    inference_in_place_error,
+    inference_mark,
+    inference_not_saved,
+    keep_a_copy_first,
+    module_row,
+    module_to_is_in_place,
+    numpy_round_trip_shares,
+    optimizer_state_dict_references,
+    raises_saying,
+    return_x_when_nothing_to_do,
+    silently_wrong,
+    slice_shares_index_copies,
+    state_dict_references,
+    stops_backward,
+    tensor_from_list,
+    tolist_values,
+    view_or_fail_reshape_either,
+    where_measured,
+    zero_dim_values,
+)
+from tcdoc import Comparison, Matrix, scenarios, shares_memory
+from tcdoc._registry import TaggedTensor
+from tcdoc.claims import Claim, Only, expect, measured
+
+__all__ = ["CLAIMS"]
+
+
+def _some_copy_some_share_some_return_x(matrix: Matrix) -> None:
+    reports = [report for _, report in each_measured_on(matrix, "leaf_requires_grad")]
+    expect(any(not r.shares_storage for r in reports), "none copies")
+    expect(any(r.new_object and r.shares_storage for r in reports), "none shares memory")
+    expect(any(not r.new_object for r in reports), "none returns x itself")
+
+
+def _data_gives_zero(matrix: Matrix) -> None:
+    outcome = changed_saved_output(lambda t: t.data)
+    expect(isinstance(outcome, torch.Tensor) and torch.equal(outcome, torch.zeros(2)), f"it gave {outcome}")
+    silently_wrong(lambda t: t.data, ".data")
+
+
+def _counter_is_the_difference(matrix: Matrix) -> None:
+    stops_backward(lambda t: t.detach(), "detach()")
+    silently_wrong(lambda t: t.data, ".data")
+    p = torch.nn.Parameter(torch.ones(3))
+    before = p._version
+    with torch.no_grad():
+        p.copy_(torch.zeros(3))
+    expect(p._version == before + 1, "an in-place change under no_grad was not counted")
+
+
+def _copy_copy_is_a_new_window(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "copy"):
+        ok = report.new_object and report.shares_storage and not report.shares_version_counter
+        ok = ok and report.requires_grad == built_source(scenario).requires_grad
+        expect(ok, f"copy.copy on {scenario} measured {report}")
+
+
+def _copy_copy_of_non_leaf(matrix: Matrix) -> None:
+    report = measured(matrix, "copy", "non_leaf")
+    expect(report.is_leaf and report.requires_grad and report.grad_fn is None, f"copy.copy measured {report}")
+    expect(not report.gradient_flows_to_source, "gradients reach the source")
+    a = torch.ones(3, requires_grad=True)
+    z = a * 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        c = copy.copy(z)
+        backward(c.sum())
+    expect(not caught, f"it warned: {[str(w.message) for w in caught]}")
+    expect(a.grad is None and c.grad is not None, f"a.grad is {a.grad}, c.grad is {c.grad}")
+    expect(matrix.get("deepcopy", "non_leaf").error is not None, "deepcopy of the same tensor did not raise")
+
+
+def _copy_copy_attributes_not_grad(matrix: Matrix) -> None:
+    for scenario in ("leaf_requires_grad", "parameter_with_attribute"):
+        report = measured(matrix, "copy", scenario)
+        expect(report.copies_attributes is True and report.copies_grad is False, f"{scenario}: {report}")
+
+
+def _tensor_constructors_copy(matrix: Matrix) -> None:
+    for op in ("torch_tensor", "new_tensor"):
+        for scenario, report in each_measured(matrix, op):
+            expect(not report.shares_storage, f"{op} on {scenario} shares memory")
+    for scenario, report in each_measured(matrix, "as_tensor"):
+        expect(not report.new_object, f"as_tensor on {scenario} did not return x")
+    x = torch.ones(3)
+    expect(not shares_memory(x, torch.as_tensor(x, dtype=torch.float64)), "as_tensor did not copy to convert")
+
+
+def _like_detach_clone_with_a_warning(matrix: Matrix) -> None:
+    for op in ("torch_tensor", "new_tensor"):
+        for scenario in everyday_names():
+            row, reference = matrix.get(op, scenario), matrix.get("detach_clone", scenario)
+            expect(
+                row.properties == reference.properties, f"{op} on {scenario} differs from detach().clone()"
+            )
+            expect(
+                any("detach().clone()" in w.message for w in row.warnings), f"{op} did not warn on {scenario}"
+            )
+
+
+def _as_tensor_returns_x(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "as_tensor"):
+        expect(
+            not report.new_object and report.gradient_flows_to_source == built_source(scenario).requires_grad,
+            scenario,
+        )
+
+
+def _change_copies_no_change_is_x(matrix: Matrix) -> None:
+    return_x_when_nothing_to_do(matrix)
+    for scenario, report in each_measured(matrix, "to_float64"):
+        expect(not report.shares_storage, f"to(float64) on {scenario} shares memory")
+    expect(not measured(matrix, "contiguous", "strided_view").shares_storage, "contiguous() shares memory")
+
+
+def _to_copy_always_copies(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "to_copy"):
+        expect(report.new_object and not report.shares_storage, f"to(copy=True) on {scenario}: {report}")
+
+
+def _channels_last_view_raises(matrix: Matrix) -> None:
+    expect(matrix.get("view", "channels_last").error is not None, "view(-1) did not raise on channels_last")
+    report = measured(matrix, "reshape", "channels_last")
+    expect(not report.shares_storage and bool(report.new_bytes), f"reshape measured {report}")
+
+
+def _save_load_new_memory(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "save_load"):
+        source = built_source(scenario)
+        ok = not report.shares_storage and report.result_type == type(source).__name__
+        expect(ok and report.requires_grad == source.requires_grad, f"save/load on {scenario}: {report}")
+
+
+def _save_load_whole_storage(matrix: Matrix) -> None:
+    loaded = measured(matrix, "save_load", "strided_view").new_bytes
+    cloned = measured(matrix, "detach_clone", "strided_view").new_bytes
+    expect((loaded or 0) > (cloned or 0), f"the loaded slice holds {loaded} bytes, its clone {cloned}")
+
+
+def _parameter_wrap_copies_nothing(matrix: Matrix) -> None:
+    for scenario, report in each_measured(matrix, "parameter_wrap"):
+        ok = report.shares_storage and report.new_bytes == 0 and report.requires_grad
+        expect(ok, f"Parameter(x) on {scenario} measured {report}")
+    expect(not built_source("no_grad").requires_grad, "the no_grad scenario requires grad")
+
+
+def _parameter_of_a_clone(matrix: Matrix) -> None:
+    x = torch.ones(3)
+    expect(not shares_memory(x, torch.nn.Parameter(x.detach().clone())), "the parameter shares x's memory")
+
+
+def _double_copies(matrix: Matrix) -> None:
+    for op in ("double", "to_float64"):
+        for scenario, report in where_measured(matrix, op, everyday()):
+            expect(report.new_object and not report.shares_storage, f"{op} on {scenario}: {report}")
+            expect(not report.same_dtype, f"{op} on {scenario} kept the dtype")
+
+
+def _to_copy_float(matrix: Matrix) -> None:
+    x = torch.zeros(3)
+    y = x.to(torch.float32, copy=True)
+    y += 1
+    expect(y is not x and torch.equal(x, torch.zeros(3)), "x.to(torch.float32, copy=True) reached x")
+
+
+def _view_write_reaches_copy_does_not(matrix: Matrix) -> None:
+    x = torch.zeros(2, 3)
+    row_view = x[0:1]
+    row_copy = x[torch.tensor([1])]
+    row_view += 1
+    row_copy += 1
+    expect(torch.equal(x[0], torch.ones(3)), "the write through the slice did not reach x")
+    expect(torch.equal(x[1], torch.zeros(3)), "the write through the indexed copy reached x")
+
+
+def _transposes_are_views(matrix: Matrix) -> None:
+    for op in ("T", "permute"):
+        runs = where_measured(matrix, op, everyday())
+        expect(runs, f"{op} ran nowhere")
+        for scenario, report in runs:
+            expect(report.shares_storage and report.new_bytes == 0, f"{op} on {scenario}: {report}")
+
+
+def _cat_and_stack_copy(matrix: Matrix) -> None:
+    for op in ("cat", "stack"):
+        runs = where_measured(matrix, op, everyday())
+        expect(runs, f"{op} ran nowhere")
+        for scenario, report in runs:
+            expect(report.new_object and not report.shares_storage, f"{op} on {scenario}: {report}")
+
+
+IN_PLACE = ("detach_", "requires_grad_", "share_memory_")
+
+
+def _in_place_return_x(matrix: Matrix) -> None:
+    for op in IN_PLACE:
+        runs = where_measured(matrix, op, tuple(s.name for s in scenarios()))
+        expect(runs, f"{op} ran nowhere")
+        for scenario, report in runs:
+            expect(not report.new_object, f"{op} on {scenario} returned a new object")
+    x = torch.ones(2, requires_grad=True) * 2
+    expect(x.detach_() is x and not x.requires_grad and x.is_leaf, "detach_() did not change x itself")
+    shared = torch.zeros(2)
+    moved = shared.share_memory_()  # type: ignore[no-untyped-call]
+    expect(moved is shared and shared.is_shared(), "share_memory_() did not move x")
+
+
+def _detach_in_place_is_x(matrix: Matrix) -> None:
+    for scenario, report in where_measured(matrix, "detach_", tuple(s.name for s in scenarios())):
+        expect(not report.new_object and not report.requires_grad, f"detach_ on {scenario}: {report}")
+    x = torch.ones(2, requires_grad=True) * 2
+    y = x.detach_()
+    expect(y is x and x.grad_fn is None, "x.detach_() did not cut x itself from the graph")
+
+
+def _detach_works_on_views(matrix: Matrix) -> None:
+    report = measured(matrix, "detach", "strided_view")
+    expect(report.shares_storage, f"detach() of a view measured {report}")
+    x = torch.arange(6.0).reshape(2, 3)
+    x = x.detach()
+    expect(x.grad_fn is None, "the detached view has history")
+
+
+def _inference_has_no_counter(matrix: Matrix) -> None:
+    with torch.inference_mode():
+        x = torch.ones(2)
+    raises_saying(lambda: x._version, "Inference tensors do not track version counter")
+    for op in ("detach", "clone"):
+        expect(measured(matrix, op, "inference").shares_version_counter is None, f"{op}: not n/a")
+
+
+def _module_to_example(matrix: Matrix) -> None:
+    model = torch.nn.Linear(2, 1)
+    converted = model.to(torch.float64)
+    expect(converted is model and model.weight.dtype == torch.float64, "model.to() made a new module")
+
+
+def _state_dict_kinds(matrix: Matrix) -> None:
+    plain, kept = module_row(matrix, "state_dict"), module_row(matrix, "state_dict_keep_vars")
+    n = plain["tensors"]
+    expect(plain["same_tensors"] == 0 and plain["shares_storage"] == n, f"state_dict() measured {plain}")
+    expect(plain["requires_grad"] == 0 and plain["with_grad"] == 0, f"state_dict() measured {plain}")
+    expect(kept["same_tensors"] == n and kept["shares_storage"] == n, f"keep_vars=True measured {kept}")
+    expect(bool(kept["with_grad"]), f"keep_vars=True measured {kept}")
+
+
+def _module_deepcopy_starts_without_grad(matrix: Matrix) -> None:
+    deep = module_row(matrix, "module_deepcopy")
+    expect(deep["with_grad"] == 0, f"the deep copy carries .grad: {deep}")
+
+
+def _conj_lazy(matrix: Matrix) -> None:
+    values = torch.tensor([1 + 2j, 3 - 1j])
+    lazy = values.conj()
+    expect(lazy.is_conj() and shares_memory(values, lazy), "conj() is not a view with the bit set")
+    for op in ("detach", "view", "slice"):
+        expect(measured(matrix, op, "conj").keeps_conj, f"{op} dropped the conjugate bit")
+    for op in ("clone", "deepcopy"):
+        report = measured(matrix, op, "conj")
+        expect(report.keeps_conj is False and not report.shares_storage, f"{op} on conj: {report}")
+
+
+def _expanded_materialised(matrix: Matrix) -> None:
+    for op in ("clone", "contiguous"):
+        report = measured(matrix, op, "expanded")
+        ok = report.overlaps_itself is False and not report.shares_storage and bool(report.new_bytes)
+        expect(ok, f"{op} on an expanded tensor measured {report}")
+    expect(measured(matrix, "detach", "expanded").overlaps_itself, "detach() of it does not overlap")
+    wide = torch.arange(3.0).expand(2, 3).clone()
+    wide.add_(1)
+
+
+def _integer_refuses_grad(matrix: Matrix) -> None:
+    for op in ("requires_grad_", "parameter_wrap"):
+        row = matrix.get(op, "integer")
+        expect(row.error is not None and "floating point" in row.error.message, f"{op}: {row.outcome}")
+    report = measured(matrix, "float", "integer")
+    expect(report.new_object and not report.shares_storage, f"float() of an integer tensor: {report}")
+
+
+def _sparse_memory(matrix: Matrix) -> None:
+    for op in ("view", "reshape", "expand"):
+        expect(matrix.get(op, "sparse").error is not None, f"{op} did not raise on a sparse tensor")
+    expect(measured(matrix, "detach", "sparse").shares_storage, "detach() of a sparse tensor copied")
+    cloned = measured(matrix, "clone", "sparse")
+    expect(not cloned.shares_storage and bool(cloned.new_bytes), f"clone of a sparse tensor: {cloned}")
+
+
+def _subclass_kept_or_lost(matrix: Matrix) -> None:
+    for op in ("clone", "detach", "detach_clone", "slice"):
+        name = measured(matrix, op, "subclass").result_type
+        expect(name == TaggedTensor.__name__, f"{op} returned a {name}")
+    for op in ("torch_tensor", "tensor_from_list", "numpy_roundtrip"):
+        name = measured(matrix, op, "subclass").result_type
+        expect(name == "Tensor", f"{op} returned a {name}")
+
+
+def _subclass_deepcopy_and_load(matrix: Matrix) -> None:
+    deep = matrix.get("deepcopy", "subclass")
+    expect(deep.error is not None and "subclass" in deep.error.message, f"deepcopy: {deep.outcome}")
+    loaded = matrix.get("save_load", "subclass")
+    expect(loaded.error is not None and "weights_only" in loaded.error.message, f"load: {loaded.outcome}")
+    buffer = io.BytesIO()
+    torch.save(torch.ones(2).as_subclass(TaggedTensor), buffer)
+    buffer.seek(0)
+    again = torch.load(buffer, weights_only=False)
+    expect(type(again) is TaggedTensor, "weights_only=False did not load the subclass")
+
+
+def _is_x(report: Comparison) -> bool:
+    return not report.new_object
+
+
+CLAIMS = [
+    Claim("some-copy-some-share", _some_copy_some_share_some_return_x, pin="65b360f206"),
+    Claim(
+        "data-shares-memory-not-counter", data_shares_memory_not_counter, pin="34112196ce", scope="registry"
+    ),
+    Claim("data-gives-zero", _data_gives_zero, pin="b8dae42718"),
+    Claim("detach-stops-it", detach_stops_backward, pin="ecd906c0a0"),
+    Claim("counter-is-the-difference", _counter_is_the_difference, pin="02e662e2a8"),
+    Claim("copy-copy-new-window", _copy_copy_is_a_new_window, pin="a7c6358d66", scope="registry"),
+    Claim(
+        "copy-copy-non-leaf",
+        _copy_copy_of_non_leaf,
+        pin="7365b135ef",
+        scope="stated: a tensor that is not a leaf",
+    ),
+    Claim(
+        "copy-copy-attributes",
+        _copy_copy_attributes_not_grad,
+        pin="7cad4e35dc",
+        scope="stated: the two kinds of x tcdoc builds with attributes and .grad",
+    ),
+    Claim("constructors", _tensor_constructors_copy, pin="7bfed951b0", scope="registry"),
+    Claim(
+        "like-detach-clone",
+        _like_detach_clone_with_a_warning,
+        pin="476ce76e8b",
+        scope="stated: the everyday scenarios",
+    ),
+    Claim("as-tensor-returns-x", _as_tensor_returns_x, pin="e57fc1accb", scope="registry"),
+    Claim("return-x", return_x_when_nothing_to_do, pin="c30e631ff2", scope="registry"),
+    Claim("change-copies", _change_copies_no_change_is_x, pin="835a9f5a19", scope="registry"),
+    Claim("to-copy-always-copies", _to_copy_always_copies, pin="6703207993", scope="registry"),
+    Claim(
+        "view-and-reshape",
+        view_or_fail_reshape_either,
+        pin="9fab407cb0",
+        scope="stated: every strided scenario",
+    ),
+    Claim("channels-last-view-raises", _channels_last_view_raises, pin="12ffa5ee48"),
+    Claim("numpy-shares", numpy_round_trip_shares, pin="f42f1d44a7", needs=("numpy",)),
+    Claim("numpy-escapes", numpy_round_trip_shares, pin="6ba2858e7a", needs=("numpy",)),
+    Claim("save-load", _save_load_new_memory, pin="c8750634f3", scope="registry"),
+    Claim("save-load-whole-storage", _save_load_whole_storage, pin="99d13cf948"),
+    Claim("parameter-wrap", _parameter_wrap_copies_nothing, pin="c1ac1e43ec", scope="registry"),
+    Claim("wrap-a-clone", _parameter_of_a_clone, pin="35ebec3562"),
+    Claim("state-dict-references", state_dict_references, pin="0bae0f447b"),
+    Claim("snapshot-followed", state_dict_references, pin="27c1beb0ec"),
+    Claim("float-returns-x", float_returns_float32_x, pin="e07a2fdcab", scope="registry"),
+    Claim("float-changed-original", in_place_through_float, pin="5b2dd4926e"),
+    Claim(
+        "double-copies", _double_copies, pin="c84855666f", scope="stated: the everyday scenarios, all float32"
+    ),
+    Claim("ask-for-a-copy", _to_copy_float, pin="443be30708"),
+    Claim(
+        "slice-shares-index-copies",
+        slice_shares_index_copies,
+        pin="7c57b456b1",
+        scope="stated: the everyday scenarios",
+    ),
+    Claim("view-write-reaches", _view_write_reaches_copy_does_not, pin="6fd8282090"),
+    Claim("index-assignment-writes", index_assignment_writes, pin="205e7bb41d"),
+    Claim(
+        "transposes-are-views",
+        _transposes_are_views,
+        pin="843f65542f",
+        scope="stated: the everyday scenarios",
+    ),
+    Claim(
+        "expand-refuses-writes",
+        expand_overlaps_and_refuses,
+        pin="41a826b609",
+        scope="stated: the everyday scenarios",
+    ),
+    Claim("cat-stack-copy", _cat_and_stack_copy, pin="369bc1c5db", scope="stated: the everyday scenarios"),
+    Claim("in-place-return-x", _in_place_return_x, pin="f12236b06d", scope="registry"),
+    Claim("detach-in-place-is-x", _detach_in_place_is_x, pin="ca5dd884c7", scope="registry"),
+    Claim("detach-in-place-refuses-views", detach_in_place_refuses_views, pin="d9e9376491"),
+    Claim("detach-works-on-views", _detach_works_on_views, pin="e5408d274a"),
+    Claim("module-to-in-place", module_to_is_in_place, pin="f1160f455d"),
+    Claim("module-to-example", _module_to_example, pin="2d590e25d9"),
+    Claim("keep-a-copy-first", keep_a_copy_first, pin="ec38c139b3"),
+    Claim("state-dict-kinds", _state_dict_kinds, pin="8821af39c7"),
+    Claim("optimizer-state-references", optimizer_state_dict_references, pin="d689cc3b31"),
+    Claim("module-deepcopy-no-grad", _module_deepcopy_starts_without_grad, pin="6a0118dd32"),
+    Claim("inference-no-counter", _inference_has_no_counter, pin="9f63ae44b5"),
+    Claim("inference-mark", inference_mark, pin="0ac21d11c8"),
+    Claim("inference-in-place", inference_in_place_error, pin="e372f563ee"),
+    Claim("inference-not-saved", inference_not_saved, pin="6732e5842c"),
+    Claim("conj-lazy", _conj_lazy, pin="bcfb165922"),
+    Claim("expanded-materialised", _expanded_materialised, pin="45a6bf0e77"),
+    Claim(
+        "hooks-not-carried",
+        hooks_not_carried,
+        pin="0d00105d86",
+        scope="stated: the copies measured on the hooked scenario",
+    ),
+    Claim("hooks-warning", hooks_warning, pin="be5de216be"),
+    Claim("integer-refuses-grad", _integer_refuses_grad, pin="96c88b0526"),
+    Claim("sparse-memory", _sparse_memory, pin="8bbf908a8e"),
+    Claim("zero-dim", zero_dim_values, pin="cd88dfd9d9"),
+    Claim("subclass-kept-or-lost", _subclass_kept_or_lost, pin="ff94231e7b"),
+    Claim("subclass-deepcopy-load", _subclass_deepcopy_and_load, pin="b2264e0b40"),
+    Claim("tolist", tolist_values, pin="ab498c2f7f", scope="registry"),
+    Claim("tensor-from-list", tensor_from_list, pin="ecb431e54d", scope="stated: the everyday scenarios"),
+    Only(
+        "conversions-that-return-x",
+        ops=("to_same_dtype", "float", "type_float32", "cpu", "contiguous", "as_tensor"),
+        test=_is_x,
+        among=(
+            "to_same_dtype",
+            "to_float64",
+            "to_copy",
+            "float",
+            "double",
+            "type_float32",
+            "cpu",
+            "contiguous",
+            "as_tensor",
+            "clone",
+        ),
+        scenarios=("no_grad",),
+        pin="98a31de202",
+    ),
+]

@@ -1,0 +1,7 @@
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+extensions = ["myst_parser", "tcdoc.sphinxext"]
+myst_enable_extensions = ["attrs_inline"]
+tcdoc_checks = "claimchecks"
