@@ -31,6 +31,13 @@ PYPROJECT = nox.project.load_toml("pyproject.toml")
 TORCH = os.environ.get("TCDOC_TORCH", "torch==2.13.0")
 DOCS = ROOT / "docs"
 HTML = DOCS / "_build" / "html"
+WORKFLOWS = sorted(str(path.relative_to(ROOT)) for path in (ROOT / ".github" / "workflows").glob("*.yml"))
+# sphinx-lint reads the reST: the examples' gallery headers (and the scripts' whitespace), and under
+# docs/ neither the catalogues (MyST, which it would read as reST) nor what the builds write.
+SPHINX_LINT = ["docs", "examples"] + [
+    f"--ignore=docs/{path}"
+    for path in ("locales", "_build", "auto_examples", "gen_modules", "sg_execution_times.rst")
+]
 
 
 @nox.session
@@ -131,11 +138,22 @@ def coverage(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Check style with ruff and types with mypy --strict."""
+    """Check style, types, spelling, the reST, pyproject.toml, the workflows and .readthedocs.yaml.
+
+    ruff; mypy --strict (its files in pyproject.toml); codespell (its skips in pyproject.toml);
+    sphinx-lint on the reST under docs/ and examples/; validate-pyproject; zizmor, offline, on the
+    workflows; check-jsonschema with its vendored schemas. .pre-commit-config.yaml runs the same.
+    """
     install(session, "lint")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
+    session.run("codespell")
+    session.run("sphinx-lint", *SPHINX_LINT)
+    session.run("validate-pyproject", "pyproject.toml")
+    session.run("zizmor", "--offline", ".github/workflows")
+    session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *WORKFLOWS)
+    session.run("check-jsonschema", "--builtin-schema", "vendor.readthedocs", ".readthedocs.yaml")
 
 
 @nox.session(name="build-speed", default=False)

@@ -42,27 +42,27 @@ def rendered_ids() -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("claim", claims(), ids=lambda claim: claim.id)
-def test_claim_holds(claim, matrix):
+def test_claim_holds(claim: Claim, matrix: tcdoc.Matrix) -> None:
     verdict = verify(claim, matrix)
     if verdict.held is None:
         pytest.skip(str(verdict))
     assert verdict.held, str(verdict)
 
 
-def test_every_claim_is_rendered_or_quoted():
+def test_every_claim_is_rendered_or_quoted() -> None:
     rendered = rendered_ids()
     unused = [claim.id for claim in claims() if claim.id not in rendered and not claim.quoted_in]
     assert not unused, f"claims that no page renders and no example quotes: {unused}"
 
 
-def test_every_rendered_claim_exists():
+def test_every_rendered_claim_exists() -> None:
     known = {claim.id for claim in claims()}
     unknown = {claim_id: pages for claim_id, pages in rendered_ids().items() if claim_id not in known}
     assert not unknown
 
 
 @pytest.mark.parametrize("claim", [c for c in claims() if c.quoted_in], ids=lambda claim: claim.id)
-def test_quoted_claims_are_quoted_word_for_word(claim):
+def test_quoted_claims_are_quoted_word_for_word(claim: Claim) -> None:
     for name in claim.quoted_in:
         script = ROOT / "examples" / name
         assert script.is_file(), f"{claim.id} names {name}, which is no example"
@@ -70,7 +70,7 @@ def test_quoted_claims_are_quoted_word_for_word(claim):
         assert quoted(claim, text), f"{name} does not quote {claim.id}: {plain(claim.text)!r}"
 
 
-def test_claim_ids_name_their_page_and_are_unique():
+def test_claim_ids_name_their_page_and_are_unique() -> None:
     ids = [claim.id for claim in claims()]
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z0-9_-]+\.[a-z0-9-]+", claim_id) for claim_id in ids)
@@ -79,12 +79,12 @@ def test_claim_ids_name_their_page_and_are_unique():
 QUANTIFIERS = re.compile(r"\b(only|never|always)\b", re.IGNORECASE)
 
 
-def test_quantified_claims_say_what_their_check_covers():
+def test_quantified_claims_say_what_their_check_covers() -> None:
     vague = [claim.id for claim in claims() if QUANTIFIERS.search(plain(claim.text)) and not claim.scope]
     assert not vague, f"claims that quantify without a scope (registry, or the condition stated): {vague}"
 
 
-def test_an_unknown_claim_is_a_clear_error():
+def test_an_unknown_claim_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match=r"no claim 'clone\.nope'; this page's are: clone\."):
         get_claim("clone.nope")
 
@@ -96,7 +96,7 @@ SHARES_BOTH = next(
 )
 
 
-def test_the_old_only_detach_sentence_is_false(matrix):
+def test_the_old_only_detach_sentence_is_false(matrix: tcdoc.Matrix) -> None:
     # "Only x.detach() shares both the memory and the counter", over every operation tcdoc knows.
     old = dataclasses.replace(SHARES_BOTH, among=None)
     verdict = verify(old.claim(), matrix)
@@ -107,7 +107,9 @@ def test_the_old_only_detach_sentence_is_false(matrix):
 
 
 @pytest.mark.parametrize("item", [c for c in CLAIMS if isinstance(c, Only)], ids=lambda item: item.id)
-def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
+def test_an_only_claim_with_one_operation_more_or_less_is_false(
+    item: Only | Every, matrix: tcdoc.Matrix
+) -> None:
     assert verify(item.claim(), matrix).held
     among = item.among or tuple(op.name for op in tcdoc.operations())
     outsider = next(name for name in among if name not in item.ops)
@@ -120,7 +122,7 @@ def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
 
 
 @pytest.mark.parametrize("item", [c for c in CLAIMS if isinstance(c, Every)], ids=lambda item: item.id)
-def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
+def test_an_every_claim_with_a_value_flipped_is_false(item: Only | Every, matrix: tcdoc.Matrix) -> None:
     assert verify(item.claim(), matrix).held
     for field, value in item.expected.items():
         if isinstance(value, bool):
@@ -128,7 +130,7 @@ def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
             assert verify(flipped.claim(), matrix).held is False, field
 
 
-def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
+def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix: tcdoc.Matrix) -> None:
     detach = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-memory")
     assert detach.scenarios is None
     assert "every kind of `x` tcdoc builds" in detach.claim().text
@@ -141,7 +143,7 @@ def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
     assert verify(detach.claim(), changed).held is False
 
 
-def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
+def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix: tcdoc.Matrix) -> None:
     from tcdoc._claims import EVERYDAY
 
     counter = next(item for item in CLAIMS if isinstance(item, Every) and item.id == "detach.shares-both")
@@ -159,13 +161,13 @@ def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
     assert verify(counter.claim(), with_counter("no_grad", False)).held is False
 
 
-def test_an_only_claim_must_say_only():
+def test_an_only_claim_must_say_only() -> None:
     weaker = Only("x.y", "Of {among}, on {scenarios}, {ops} shares memory", ("detach",), lambda c: True)
     with pytest.raises(ValueError, match=r"must say 'only \{ops\}'"):
         weaker.claim()
 
 
-def test_a_template_that_leaves_out_its_condition_is_refused():
+def test_a_template_that_leaves_out_its_condition_is_refused() -> None:
     hidden = Only(
         "x.y", "Only {ops} shares memory", ("detach",), lambda c: c.shares_storage, scenarios=("no_grad",)
     )
@@ -176,8 +178,8 @@ def test_a_template_that_leaves_out_its_condition_is_refused():
         hidden_scenarios.claim()
 
 
-def test_a_free_form_claim_is_false_when_its_check_fails(matrix):
-    def fails(matrix):
+def test_a_free_form_claim_is_false_when_its_check_fails(matrix: tcdoc.Matrix) -> None:
+    def fails(matrix: tcdoc.Matrix) -> None:
         tcdoc._claims.expect(False, "the words say more than torch does")
 
     verdict = verify(Claim("x.y", "Something torch does", fails), matrix)
@@ -185,7 +187,9 @@ def test_a_free_form_claim_is_false_when_its_check_fails(matrix):
     assert str(verdict) == "x.y: FALSE: the words say more than torch does"
 
 
-def test_a_claim_that_needs_a_missing_package_is_not_checked(matrix, monkeypatch):
+def test_a_claim_that_needs_a_missing_package_is_not_checked(
+    matrix: tcdoc.Matrix, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(__import__("sys").modules, "numpy", None)
     verdict = verify(get_claim("look-alikes.numpy-shares"), matrix)
     assert verdict.held is None
@@ -341,7 +345,7 @@ def example_prose(path: Path) -> list[str]:
     return [paragraph.removeprefix("PARAGRAPH ") for paragraph in seen.split("PARAGRAPH ")]
 
 
-def test_no_page_states_a_torch_fact_without_a_check():
+def test_no_page_states_a_torch_fact_without_a_check() -> None:
     found = [
         line
         for page in PAGES
@@ -352,12 +356,12 @@ def test_no_page_states_a_torch_fact_without_a_check():
     )
 
 
-def test_no_example_states_a_torch_fact_without_a_check():
+def test_no_example_states_a_torch_fact_without_a_check() -> None:
     found = [line for example in EXAMPLES for line in uncovered(example, example_prose(example))]
     assert not found, "sentences that state a torch fact with no claim behind them:\n" + "\n".join(found)
 
 
-def test_every_exemption_still_matches_a_sentence():
+def test_every_exemption_still_matches_a_sentence() -> None:
     stale = []
     for relative, starts in EXEMPT.items():
         path = ROOT / relative
@@ -371,7 +375,7 @@ def test_every_exemption_still_matches_a_sentence():
     assert not stale
 
 
-def test_history_sentences_link_their_source():
+def test_history_sentences_link_their_source() -> None:
     unsourced = []
     for page in PAGES:
         for paragraph in myst_paragraphs(page.read_text(encoding="utf-8")):
