@@ -2,8 +2,8 @@
 
 Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
 each copy costs, and how far apart three runs of the cost page's sweep are (``nox -s bench``,
-minutes); docs-gpu builds on a CUDA machine, GPU examples required; coverage runs the tests under
-coverage.py and fails below 90% of tcdoc's lines.
+minutes); docs-gpu builds on a CUDA machine, GPU examples required. tests runs under coverage.py
+and fails below 90% of tcdoc's lines.
 browser and downloads read the site that docs built as a reader would: in headless Chromium, and by
 running every download (CI runs them after docs). release-check builds and tries the sdist and the
 wheel as the release workflow does; inventories refreshes docs/_inventories.
@@ -31,6 +31,13 @@ PYPROJECT = nox.project.load_toml("pyproject.toml")
 TORCH = os.environ.get("TCDOC_TORCH", "torch==2.13.0")
 DOCS = ROOT / "docs"
 HTML = DOCS / "_build" / "html"
+WORKFLOWS = sorted(str(path.relative_to(ROOT)) for path in (ROOT / ".github" / "workflows").glob("*.yml"))
+# sphinx-lint reads the reST: the examples' gallery headers (and the scripts' whitespace), and under
+# docs/ neither the catalogues (MyST, which it would read as reST) nor what the builds write.
+SPHINX_LINT = ["docs", "examples"] + [
+    f"--ignore=docs/{path}"
+    for path in ("locales", "_build", "auto_examples", "gen_modules", "sg_execution_times.rst")
+]
 
 
 @nox.session
@@ -109,20 +116,13 @@ def docs_live(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the test suite, doctests of tcdoc included."""
-    install(session, "tests")
-    session.run("pytest", *session.posargs)
+    """Run the test suite, doctests of tcdoc included, under coverage.py, and print the report.
 
-
-@nox.session(default=False)
-def coverage(session: nox.Session) -> None:
-    """Run the test suite under coverage.py, print the report, and fail below 90% of tcdoc's lines.
-
-    What is measured and the threshold are in pyproject.toml (``[tool.coverage]``); lines that only
-    a subprocess runs (a sphinx-build, ``python -m tcdoc``) do not count. The data file is
-    build/.coverage, for ``coverage html`` afterwards.
+    It fails below 90% of tcdoc's lines (``[tool.coverage]`` in pyproject.toml); lines that only a
+    subprocess runs (a sphinx-build, ``python -m tcdoc``) do not count. The data file is
+    build/.coverage, for ``.nox/tests/bin/coverage html`` afterwards.
     """
-    install(session, "coverage")
+    install(session, "tests")
     (ROOT / "build").mkdir(exist_ok=True)
     session.run("coverage", "erase")
     session.run("coverage", "run", "-m", "pytest", *session.posargs)
@@ -131,11 +131,22 @@ def coverage(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Check style with ruff and types with mypy --strict."""
+    """Check style, types, spelling, the reST, pyproject.toml, the workflows and .readthedocs.yaml.
+
+    ruff; mypy --strict (its files in pyproject.toml); codespell (its skips in pyproject.toml);
+    sphinx-lint on the reST under docs/ and examples/; validate-pyproject; zizmor, offline, on the
+    workflows; check-jsonschema with its vendored schemas. .pre-commit-config.yaml runs the same.
+    """
     install(session, "lint")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
+    session.run("codespell")
+    session.run("sphinx-lint", *SPHINX_LINT)
+    session.run("validate-pyproject", "pyproject.toml")
+    session.run("zizmor", "--offline", ".github/workflows")
+    session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *WORKFLOWS)
+    session.run("check-jsonschema", "--builtin-schema", "vendor.readthedocs", ".readthedocs.yaml")
 
 
 @nox.session(name="build-speed", default=False)

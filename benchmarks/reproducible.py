@@ -74,10 +74,10 @@ def main() -> int:
         print(f"differs: {page}")
     changed = [page for page, (first, second) in found.items() if first != second]
     for page in changed:
-        first, second = found[page]
+        in_first, in_second = found[page]
         print(f"sentences differ: {page}")
-        print("\n".join(f"  first:  {line}" for line in "\n".join(first).splitlines()))
-        print("\n".join(f"  second: {line}" for line in "\n".join(second).splitlines()))
+        print("\n".join(f"  first:  {line}" for line in "\n".join(in_first).splitlines()))
+        print("\n".join(f"  second: {line}" for line in "\n".join(in_second).splitlines()))
     print(
         f"{len(pages)} pages compared, {len(differing)} differ (timing fields excluded); "
         f"{len(found)} cost pages, {len(changed)} with other sentences"

@@ -6,6 +6,8 @@ import dataclasses
 import json
 import math
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -28,14 +30,14 @@ def sweep() -> Sweep:
 # -- Shape -----------------------------------------------------------------------------------
 
 
-def test_one_cost_per_method_and_size(sweep):
+def test_one_cost_per_method_and_size(sweep: Sweep) -> None:
     assert sweep.sizes == SIZES
     assert sweep.methods == METHODS
     assert len(sweep.costs) == len(SIZES) * len(METHODS)
     assert {(c.method, c.nbytes) for c in sweep.costs} == {(m, n) for m in METHODS for n in SIZES}
 
 
-def test_sizes_are_sorted_and_deduplicated_and_methods_keep_their_order():
+def test_sizes_are_sorted_and_deduplicated_and_methods_keep_their_order() -> None:
     small = tcdoc.bench.run(
         sizes=[4096, 1024, 4096], methods=["clone", "detach"], min_run_time=FAST, blocks=5
     )
@@ -44,7 +46,7 @@ def test_sizes_are_sorted_and_deduplicated_and_methods_keep_their_order():
     assert len(small.costs) == 4
 
 
-def test_code_is_the_registry_code_or_one_of_the_extra_methods(sweep):
+def test_code_is_the_registry_code_or_one_of_the_extra_methods(sweep: Sweep) -> None:
     extra = {
         "empty_like": "torch.empty_like(x)",
         "empty_like_copy": "torch.empty_like(x).copy_(x)",
@@ -56,12 +58,12 @@ def test_code_is_the_registry_code_or_one_of_the_extra_methods(sweep):
         assert cost.code == extra.get(cost.method) or cost.code == tcdoc.get_operation(cost.method).code
 
 
-def test_small_methods_leave_out_only_the_two_look_alikes():
+def test_small_methods_leave_out_only_the_two_look_alikes() -> None:
     assert set(METHODS) - set(tcdoc.bench.SMALL_METHODS) == {"torch_tensor", "to_copy"}
     assert tcdoc.bench.LIMIT_METHOD in tcdoc.bench.SMALL_METHODS
 
 
-def test_of_returns_one_method_smallest_first(sweep):
+def test_of_returns_one_method_smallest_first(sweep: Sweep) -> None:
     costs = sweep.of("clone")
     assert [c.nbytes for c in costs] == list(SIZES)
     assert {c.method for c in costs} == {"clone"}
@@ -70,7 +72,7 @@ def test_of_returns_one_method_smallest_first(sweep):
 # -- Units -----------------------------------------------------------------------------------
 
 
-def test_every_time_is_a_median_with_its_spread_over_the_blocks(sweep):
+def test_every_time_is_a_median_with_its_spread_over_the_blocks(sweep: Sweep) -> None:
     for cost in [*sweep.costs]:
         assert math.isfinite(cost.seconds)
         assert cost.seconds > 0
@@ -84,14 +86,14 @@ def test_every_time_is_a_median_with_its_spread_over_the_blocks(sweep):
     assert sweep.limit.iqr >= 0
 
 
-def test_bytes_allocated_are_the_new_storage(sweep):
+def test_bytes_allocated_are_the_new_storage(sweep: Sweep) -> None:
     into_a_buffer = {"detach", "copy_into", "mul_out"}
     for cost in sweep.costs:
         expected = 0 if cost.method in into_a_buffer else cost.nbytes
         assert cost.bytes_allocated == expected, cost
 
 
-def test_bytes_moved_are_read_plus_written_by_the_methods_that_copy(sweep):
+def test_bytes_moved_are_read_plus_written_by_the_methods_that_copy(sweep: Sweep) -> None:
     for cost in sweep.costs:
         copies = cost.method not in {"detach", "empty_like"}
         assert tcdoc.bench.copies_data(cost.method) is copies
@@ -99,7 +101,7 @@ def test_bytes_moved_are_read_plus_written_by_the_methods_that_copy(sweep):
         assert cost.bandwidth == pytest.approx(cost.bytes_moved / cost.seconds)
 
 
-def test_the_limit_is_the_copy_into_a_buffer_at_the_largest_size(sweep):
+def test_the_limit_is_the_copy_into_a_buffer_at_the_largest_size(sweep: Sweep) -> None:
     limit = sweep.limit
     assert limit.nbytes == max(SIZES)
     into = sweep.get("copy_into", max(SIZES))
@@ -110,7 +112,7 @@ def test_the_limit_is_the_copy_into_a_buffer_at_the_largest_size(sweep):
     assert sweep.get("detach", 1024).fraction_of_limit == 0
 
 
-def test_the_limit_is_measured_even_when_copy_into_is_not_asked_for():
+def test_the_limit_is_measured_even_when_copy_into_is_not_asked_for() -> None:
     small = tcdoc.bench.run(sizes=[1024, 4096], methods=["clone"], min_run_time=FAST, blocks=5)
     assert small.methods == ("clone",)
     assert small.limit.nbytes == 4096
@@ -118,20 +120,20 @@ def test_the_limit_is_measured_even_when_copy_into_is_not_asked_for():
 
 
 @pytest.mark.skipif(not hasattr(_measure, "resource"), reason="no resource module (Windows)")
-def test_page_faults_are_counted_per_call_on_the_cpu(sweep):
+def test_page_faults_are_counted_per_call_on_the_cpu(sweep: Sweep) -> None:
     for cost in sweep.costs:
         assert cost.page_faults is not None
         assert cost.page_faults >= 0
 
 
-def test_page_faults_are_none_where_they_cannot_be_counted(monkeypatch):
+def test_page_faults_are_none_where_they_cannot_be_counted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_measure, "_minor_faults", lambda: None)
     small = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=FAST, blocks=5)
     assert small.get("clone", 1024).page_faults is None
     assert small.rows()[0][5] == "n/a"
 
 
-def test_machine_describes_this_torch(sweep):
+def test_machine_describes_this_torch(sweep: Sweep) -> None:
     assert sweep.machine.torch == torch.__version__
     assert sweep.machine.threads == torch.get_num_threads()
     assert sweep.machine.device == "cpu"
@@ -140,14 +142,14 @@ def test_machine_describes_this_torch(sweep):
     assert sweep.seed == 0
 
 
-def test_threads_apply_to_the_run_and_are_restored():
+def test_threads_apply_to_the_run_and_are_restored() -> None:
     before = torch.get_num_threads()
     small = tcdoc.bench.run(sizes=[1024], methods=["clone"], min_run_time=FAST, blocks=5, threads=1)
     assert small.machine.threads == 1
     assert torch.get_num_threads() == before
 
 
-def test_torch_tensor_warning_does_not_escape():
+def test_torch_tensor_warning_does_not_escape() -> None:
     # pytest turns warnings into errors (pyproject.toml), so a leaked warning fails this test.
     small = tcdoc.bench.run(sizes=[1024], methods=["torch_tensor"], min_run_time=FAST, blocks=5)
     assert small.get("torch_tensor", 1024).bytes_allocated == 1024
@@ -182,7 +184,7 @@ def _timed_rounds(seed: int, rounds: int = 5) -> list[list[str]]:
     return [timed[i : i + 6] for i in range(0, len(timed), 6)]
 
 
-def test_each_round_times_every_task_once_in_a_shuffled_order():
+def test_each_round_times_every_task_once_in_a_shuffled_order() -> None:
     rounds = _timed_rounds(seed=0)
     assert len(rounds) == 5
     for order in rounds:
@@ -190,19 +192,19 @@ def test_each_round_times_every_task_once_in_a_shuffled_order():
     assert len({tuple(order) for order in rounds}) > 1  # the order changes from round to round
 
 
-def test_the_order_depends_on_the_seed_alone():
+def test_the_order_depends_on_the_seed_alone() -> None:
     assert _timed_rounds(seed=0) == _timed_rounds(seed=0)
     assert _timed_rounds(seed=0) != _timed_rounds(seed=1)
 
 
-def test_a_block_of_several_calls_is_warmed_up_by_one_untimed_call():
+def test_a_block_of_several_calls_is_warmed_up_by_one_untimed_call() -> None:
     log: list[tuple[str, int]] = []
     _measure._time_in_rounds(_fake_tasks(log, {"several": 4, "one": 1}), 5, 0)
     assert [number for name, number in log if name == "several"] == [1, 4] * 5
     assert [number for name, number in log if name == "one"] == [1] * 5
 
 
-def test_median_and_iqr_are_torch_measurements_over_the_blocks():
+def test_median_and_iqr_are_torch_measurements_over_the_blocks() -> None:
     spec = torch.utils.benchmark.TaskSpec(stmt="x.clone()", setup="pass")
     task = _measure._Task("clone", 1024, None, spec, 2, 1024, faults=10)  # type: ignore[arg-type]
     for block in (2.0, 4.0, 6.0, 8.0, 10.0):  # seconds for 2 calls: 1 to 5 seconds a call
@@ -223,7 +225,7 @@ def test_median_and_iqr_are_torch_measurements_over_the_blocks():
 # -- Display and JSON --------------------------------------------------------------------------
 
 
-def test_repr_and_html_list_every_measurement_with_its_spread(sweep):
+def test_repr_and_html_list_every_measurement_with_its_spread(sweep: Sweep) -> None:
     text = repr(sweep)
     html = sweep._repr_html_()
     assert text.count("\n") == 2 + len(sweep.costs)  # machine, limit, header, rows
@@ -238,7 +240,7 @@ def test_repr_and_html_list_every_measurement_with_its_spread(sweep):
     assert "median [q1, q3]" in text
 
 
-def test_table_shows_the_methods_asked_for_in_that_order(sweep):
+def test_table_shows_the_methods_asked_for_in_that_order(sweep: Sweep) -> None:
     table = sweep.table(("copy_into", "clone"))
     assert [row[1] for row in table.rows] == ["out.copy_(x)", "x.clone()"] * len(SIZES)
     assert table._repr_html_().count("<tr>") == 1 + 2 * len(SIZES)
@@ -247,14 +249,14 @@ def test_table_shows_the_methods_asked_for_in_that_order(sweep):
         sweep.table(("nope",))
 
 
-def test_limit_names_itself_for_what_it_is(sweep):
+def test_limit_names_itself_for_what_it_is(sweep: Sweep) -> None:
     for text in (str(sweep.limit), repr(sweep.limit)):
         assert "out.copy_(x)" in text
         assert "into memory already allocated" in text
         assert "5 blocks" in text
 
 
-def test_summaries_are_computed_from_the_costs(sweep):
+def test_summaries_are_computed_from_the_costs(sweep: Sweep) -> None:
     smallest, largest = sweep.sizes[0], sweep.sizes[-1]
     growth = sweep.growth()
     assert set(growth) == {sweep.get(m, smallest).code for m in sweep.methods}
@@ -271,13 +273,13 @@ def test_summaries_are_computed_from_the_costs(sweep):
         assert f"{overhead * 1e6:.1f} µs more than x.clone()" in headline
 
 
-def test_deepcopy_overhead_needs_both_methods():
+def test_deepcopy_overhead_needs_both_methods() -> None:
     only_detach = tcdoc.bench.run(sizes=[1024], methods=["detach"], min_run_time=FAST, blocks=5)
     with pytest.raises(ValueError, match="no measurement of 'deepcopy'"):
         only_detach.deepcopy_overhead()
 
 
-def test_json_round_trip(sweep):
+def test_json_round_trip(sweep: Sweep) -> None:
     text = sweep.to_json()
     data = json.loads(text)
     assert data["schema"] == tcdoc.bench.SCHEMA == 2
@@ -287,7 +289,7 @@ def test_json_round_trip(sweep):
     assert Sweep.from_json(text) == sweep
 
 
-def test_from_json_rejects_other_layouts():
+def test_from_json_rejects_other_layouts() -> None:
     with pytest.raises(ValueError, match="schema 2 \\(found schema 1\\)"):
         Sweep.from_json(json.dumps({"schema": 1}))
     with pytest.raises(ValueError, match="schema"):
@@ -296,14 +298,14 @@ def test_from_json_rejects_other_layouts():
         Sweep.from_json(b"{}")  # type: ignore[arg-type]
 
 
-def test_get_names_what_is_missing(sweep):
+def test_get_names_what_is_missing(sweep: Sweep) -> None:
     with pytest.raises(ValueError, match="no measurement of 'clone' at nbytes=2048"):
         sweep.get("clone", 2048)
     with pytest.raises(ValueError, match="method must be one of"):
         sweep.of("nope")
 
 
-def test_formatting():
+def test_formatting() -> None:
     assert tcdoc.bench.format_size(256 * 1024 * 1024) == "256 MiB"
     assert tcdoc.bench.format_size(1024) == "1 KiB"
     assert tcdoc.bench.format_duration(2.5e-3) == "2.5 ms"
@@ -314,13 +316,13 @@ def test_formatting():
     assert tcdoc.bench.format_duration(1.0, spread=(0.0123, 2.0)) == "1 s [0.0123, 2]"
 
 
-def test_default_sweeps_span_the_documented_sizes():
+def test_default_sweeps_span_the_documented_sizes() -> None:
     assert tcdoc.bench.FULL_SIZES[0] == 1024
     assert tcdoc.bench.FULL_SIZES[-1] == 256 * 1024 * 1024
     assert set(tcdoc.bench.SMALL_SIZES) <= set(tcdoc.bench.FULL_SIZES)
 
 
-def test_overlap_checks_its_arguments(sweep):
+def test_overlap_checks_its_arguments(sweep: Sweep) -> None:
     with pytest.raises(TypeError, match=r"b must be a tcdoc\.bench\.Cost or CopyLimit, got float"):
         tcdoc.bench.overlap(sweep.limit, 1.0)  # type: ignore[arg-type]
 
@@ -396,7 +398,7 @@ def _with(**changes: tuple[float, float, float | None]) -> Sweep:
     return _made_up(figures)
 
 
-def test_findings_of_a_quiet_run():
+def test_findings_of_a_quiet_run() -> None:
     assert list(tcdoc.bench.findings(_made_up())) == [
         "From 1 KiB to 64 MiB, every method that copies took more than ten times as long, beyond noise; "
         "x.detach(), which copies nothing, did not.",
@@ -416,12 +418,12 @@ def test_findings_of_a_quiet_run():
     ]
 
 
-def test_findings_do_not_change_when_every_time_scales():
+def test_findings_do_not_change_when_every_time_scales() -> None:
     # A machine twice as slow, or a build with other work slowing every call alike, says the same.
     assert tcdoc.bench.findings(_made_up(scale=2.5)) == tcdoc.bench.findings(_made_up())
 
 
-def test_findings_quote_no_measured_number():
+def test_findings_quote_no_measured_number() -> None:
     sweep = _made_up()
     for sentence in tcdoc.bench.findings(sweep):
         for words in [*(tcdoc.bench.code_of(m) for m in sweep.methods), "1 KiB", "4 KiB", "64 MiB"]:
@@ -429,7 +431,7 @@ def test_findings_quote_no_measured_number():
         assert not re.search(r"\d", sentence), sentence
 
 
-def test_a_difference_is_stated_only_beyond_noise():
+def test_a_difference_is_stated_only_beyond_noise() -> None:
     # deepcopy 30% above clone at 64 MiB, but their spreads overlap: the same, within noise.
     overlapping = _with(deepcopy_at_large=(52e-3, 20e-3, 16385.0))
     assert "x.clone(), x.detach().clone() and copy.deepcopy(x) cost the same, within noise" in str(
@@ -442,7 +444,7 @@ def test_a_difference_is_stated_only_beyond_noise():
     ]
 
 
-def test_fixed_cost_within_noise_is_not_called_a_difference():
+def test_fixed_cost_within_noise_is_not_called_a_difference() -> None:
     noisy = _with(deepcopy_at_small=(17e-6, 40e-6, 0.0))
     assert list(tcdoc.bench.findings(noisy, "fixed cost")) == [
         "At 1 KiB, copy.deepcopy(x) and x.clone() cost the same, within noise; "
@@ -450,7 +452,7 @@ def test_fixed_cost_within_noise_is_not_called_a_difference():
     ]
 
 
-def test_without_page_faults_the_copy_dominates_however_slow():
+def test_without_page_faults_the_copy_dominates_however_slow() -> None:
     # Five times out.copy_(x), but no page faults: something else made the calls slow.
     reused = _with(clone_at_large=(40e-3, 1e-3, 0.2))
     assert list(tcdoc.bench.findings(reused, "allocation")) == [
@@ -460,7 +462,7 @@ def test_without_page_faults_the_copy_dominates_however_slow():
     assert list(tcdoc.bench.findings(reused, "reuse")) == []  # no fresh pages to save
 
 
-def test_page_faults_that_cost_little_read_the_same_as_none():
+def test_page_faults_that_cost_little_read_the_same_as_none() -> None:
     # Whether a block comes back from the allocator depends on the process's past: some page
     # faults that do not double the time read the same as none.
     faulted = _with(clone_at_large=(12e-3, 2e-3, 256.0))
@@ -469,7 +471,7 @@ def test_page_faults_that_cost_little_read_the_same_as_none():
     assert "At 1 KiB and 64 MiB, the copy itself dominates" in str(tcdoc.bench.findings(faulted))
 
 
-def test_without_page_fault_counts_the_allocation_sentences_compare_times():
+def test_without_page_fault_counts_the_allocation_sentences_compare_times() -> None:
     figures = {key: (seconds, iqr, None) for key, (seconds, iqr, _) in QUIET.items()}
     sentences = list(tcdoc.bench.findings(_made_up(figures), "allocation"))
     assert sentences == [
@@ -479,7 +481,7 @@ def test_without_page_fault_counts_the_allocation_sentences_compare_times():
     ]
 
 
-def test_reuse_that_saves_nothing_beyond_noise_is_said():
+def test_reuse_that_saves_nothing_beyond_noise_is_said() -> None:
     slow_mul = _with(mul_out_at_large=(35e-3, 10e-3, 0.0))
     assert list(tcdoc.bench.findings(slow_mul, "reuse")) == [
         "At 64 MiB, writing into a buffer allocated once saves the fresh pages: out.copy_(x) cost less than "
@@ -487,21 +489,21 @@ def test_reuse_that_saves_nothing_beyond_noise_is_said():
     ]
 
 
-def test_findings_leave_out_what_was_not_measured():
+def test_findings_leave_out_what_was_not_measured() -> None:
     only = {key: value for key, value in QUIET.items() if key[0] in ("clone", "copy_into")}
     sentences = tcdoc.bench.findings(_made_up(only))
     assert not any("deepcopy" in s or "detach" in s or "empty_like" in s for s in sentences)
     assert "every method that copies took more than ten times as long" in str(sentences)
 
 
-def test_findings_of_a_real_run_are_sentences(sweep):
+def test_findings_of_a_real_run_are_sentences(sweep: Sweep) -> None:
     for topic in tcdoc.bench.TOPICS:
         for sentence in tcdoc.bench.findings(sweep, topic):
             assert sentence[0].isupper(), sentence
             assert sentence.endswith("."), sentence
 
 
-def test_findings_display_as_a_list():
+def test_findings_display_as_a_list() -> None:
     found = tcdoc.bench.findings(_made_up(), "same work")
     assert len(found) == 1
     assert repr(found).startswith("- At 64 MiB")
@@ -510,7 +512,7 @@ def test_findings_display_as_a_list():
     assert repr(tcdoc.bench.Findings(())) == "(no findings)"
 
 
-def test_findings_check_their_arguments():
+def test_findings_check_their_arguments() -> None:
     with pytest.raises(TypeError, match=r"sweep must be a tcdoc\.bench\.Sweep, got dict"):
         tcdoc.bench.findings({})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="topic must be one of 'size'"):
@@ -520,7 +522,9 @@ def test_findings_check_their_arguments():
 # -- Command line ------------------------------------------------------------------------------
 
 
-def test_tcdoc_bench_writes_json(tmp_path, monkeypatch, capsys):
+def test_tcdoc_bench_writes_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(tcdoc.bench, "SMALL_SIZES", (1024,))
     out = tmp_path / "results.json"
     arguments = ["--out", str(out), "--min-run-time", str(FAST), "--blocks", "5", "--threads", "1"]
@@ -535,14 +539,16 @@ def test_tcdoc_bench_writes_json(tmp_path, monkeypatch, capsys):
     assert "- At 1 KiB" in printed  # the sentences
 
 
-def test_tcdoc_bench_reports_an_unwritable_path(tmp_path, monkeypatch, capsys):
+def test_tcdoc_bench_reports_an_unwritable_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(tcdoc.bench, "SMALL_SIZES", (1024,))
     out = tmp_path / "missing-folder" / "results.json"
     assert main(["bench", "--out", str(out), "--min-run-time", str(FAST), "--blocks", "5"]) == 2
     assert f"cannot write {out}" in capsys.readouterr().err
 
 
-def test_tcdoc_bench_names_a_bad_block_count(tmp_path, capsys):
+def test_tcdoc_bench_names_a_bad_block_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--out", str(tmp_path / "r.json"), "--blocks", "2"]) == 2
     assert "blocks must be 5 or more, got 2" in capsys.readouterr().err
 
@@ -575,19 +581,19 @@ def test_tcdoc_bench_names_a_bad_block_count(tmp_path, capsys):
         ({"threads": 0}, ValueError, "threads must be 1 or more, got 0"),
     ],
 )
-def test_bad_arguments_are_named(kwargs, error, match):
+def test_bad_arguments_are_named(kwargs: dict[str, Any], error: type[Exception], match: str) -> None:
     arguments = {"sizes": [1024], "methods": ["detach"], "min_run_time": FAST, "blocks": 5, **kwargs}
     with pytest.raises(error, match=match):
         tcdoc.bench.run(**arguments)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the error raised without CUDA")
-def test_cuda_without_cuda_is_a_clear_error():
+def test_cuda_without_cuda_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="needs CUDA"):
         tcdoc.bench.run(sizes=[1024], device="cuda", min_run_time=FAST, blocks=5)
 
 
-def test_code_of_rejects_unknown_methods():
+def test_code_of_rejects_unknown_methods() -> None:
     with pytest.raises(ValueError, match="method must be one of"):
         tcdoc.bench.code_of("view")
     with pytest.raises(ValueError, match="method must be one of"):
@@ -597,7 +603,7 @@ def test_code_of_rejects_unknown_methods():
 # -- Plots -------------------------------------------------------------------------------------
 
 
-def test_plots_draw_one_line_with_bars_per_method(sweep):
+def test_plots_draw_one_line_with_bars_per_method(sweep: Sweep) -> None:
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
 
@@ -626,7 +632,7 @@ def test_plots_draw_one_line_with_bars_per_method(sweep):
         plt.close("all")
 
 
-def test_bars_span_the_quartiles():
+def test_bars_span_the_quartiles() -> None:
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -12,7 +14,7 @@ import torch
 from tcdoc.cli import main
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     try:
         status = main(list(argv))
     except SystemExit as exc:  # argparse's own usage errors
@@ -21,14 +23,14 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def test_matrix_table_names_the_torch_version(capsys):
+def test_matrix_table_names_the_torch_version(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "matrix", "--op", "clone", "--scenario", "no_grad")
     assert status == 0
     assert torch.__version__ in out.splitlines()[0]
     assert out.splitlines()[2].startswith("clone")
 
 
-def test_matrix_table_shows_errors_in_their_row(capsys):
+def test_matrix_table_shows_errors_in_their_row(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(
         capsys, "matrix", "--op", "deepcopy", "--scenario", "non_leaf", "--scenario", "no_grad"
     )
@@ -38,7 +40,7 @@ def test_matrix_table_shows_errors_in_their_row(capsys):
     assert rows[1].split()[:3] == ["deepcopy", "no_grad", "yes"]
 
 
-def test_matrix_json_follows_schema_3(capsys):
+def test_matrix_json_follows_schema_3(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "matrix", "--json", "--op", "deepcopy", "--scenario", "non_leaf")
     data = json.loads(out)
     assert status == 0
@@ -51,7 +53,7 @@ def test_matrix_json_follows_schema_3(capsys):
     assert row["error"]["type"] == "RuntimeError"
 
 
-def test_explain_answers_the_four_questions(capsys):
+def test_explain_answers_the_four_questions(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "explain", "detach")
     assert status == 0
     assert out.startswith("x.detach():")
@@ -67,7 +69,9 @@ def test_explain_answers_the_four_questions(capsys):
         (["explain", "deep_copy"], "unknown operation 'deep_copy'; choose from: clone"),
     ],
 )
-def test_unknown_names_list_the_valid_ones(capsys, argv, message):
+def test_unknown_names_list_the_valid_ones(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     status, out, err = run(capsys, *argv)
     assert status == 2
     assert message in err
@@ -75,13 +79,13 @@ def test_unknown_names_list_the_valid_ones(capsys, argv, message):
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message shown without CUDA")
-def test_cuda_device_without_cuda(capsys):
+def test_cuda_device_without_cuda(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "matrix", "--device", "cuda")
     assert status == 2
     assert "no CUDA device" in err
 
 
-def test_diff_of_identical_files(capsys, tmp_path):
+def test_diff_of_identical_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _, out, _ = run(capsys, "matrix", "--json", "--op", "clone")
     (tmp_path / "a.json").write_text(out)
     status, out, _ = run(capsys, "diff", str(tmp_path / "a.json"), str(tmp_path / "a.json"))
@@ -89,7 +93,7 @@ def test_diff_of_identical_files(capsys, tmp_path):
     assert "no differences" in out
 
 
-def test_diff_reports_a_changed_cell(capsys, tmp_path):
+def test_diff_reports_a_changed_cell(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _, out, _ = run(capsys, "matrix", "--json", "--op", "clone", "--scenario", "no_grad")
     data = json.loads(out)
     (tmp_path / "old.json").write_text(out)
@@ -102,7 +106,7 @@ def test_diff_reports_a_changed_cell(capsys, tmp_path):
     assert "torch 9.9.9" in out
 
 
-def test_matrix_table_says_n_a_and_why(capsys):
+def test_matrix_table_says_n_a_and_why(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "matrix", "--op", "deepcopy", "--scenario", "no_grad")
     assert status == 0
     header, row = out.splitlines()[1:3]
@@ -112,7 +116,9 @@ def test_matrix_table_says_n_a_and_why(capsys):
     assert "# n/a under '.grad': x has no .grad" in out
 
 
-def test_matrix_table_and_explain_show_a_cell_not_run(capsys, monkeypatch):
+def test_matrix_table_and_explain_show_a_cell_not_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)
     _, out, _ = run(capsys, "matrix", "--op", "numpy_roundtrip", "--scenario", "no_grad")
     assert out.splitlines()[-1].split(maxsplit=2) == ["numpy_roundtrip", "no_grad", "not run: needs numpy"]
@@ -121,13 +127,15 @@ def test_matrix_table_and_explain_show_a_cell_not_run(capsys, monkeypatch):
     assert "raises" not in out
 
 
-def write_matrix(capsys, path, *argv: str) -> dict:
+def write_matrix(capsys: pytest.CaptureFixture[str], path: Path, *argv: str) -> dict[str, Any]:
     _, out, _ = run(capsys, "matrix", "--json", *argv)
     path.write_text(out)
     return json.loads(out)
 
 
-def test_diff_reports_a_cell_not_run_in_one_line(capsys, tmp_path, monkeypatch):
+def test_diff_reports_a_cell_not_run_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_matrix(capsys, tmp_path / "old.json", "--op", "numpy_roundtrip")
     monkeypatch.setitem(sys.modules, "numpy", None)
     write_matrix(capsys, tmp_path / "new.json", "--op", "numpy_roundtrip")
@@ -139,7 +147,9 @@ def test_diff_reports_a_cell_not_run_in_one_line(capsys, tmp_path, monkeypatch):
     )
 
 
-def test_diff_reads_schema_1_and_says_what_it_cannot_tell(capsys, tmp_path):
+def test_diff_reads_schema_1_and_says_what_it_cannot_tell(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     data = write_matrix(capsys, tmp_path / "new.json", "--op", "clone")
     from tcdoc._probe import SCHEMA_3_FIELDS
 
@@ -161,7 +171,9 @@ def test_diff_reads_schema_1_and_says_what_it_cannot_tell(capsys, tmp_path):
     assert out.splitlines()[-1] == "no differences"
 
 
-def test_diff_into_a_pipe_that_closes_early_exits_quietly(capsys, tmp_path):
+def test_diff_into_a_pipe_that_closes_early_exits_quietly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     write_matrix(capsys, tmp_path / "old.json", "--op", "clone")
     data = json.loads((tmp_path / "old.json").read_text())
     data["rows"][0]["properties"]["new_object"] = False
@@ -195,7 +207,9 @@ def test_diff_into_a_pipe_that_closes_early_exits_quietly(capsys, tmp_path):
         ("[1, 2]", "a matrix must be a JSON object, got list"),
     ],
 )
-def test_diff_rejects_bad_files_without_a_traceback(capsys, tmp_path, content, message):
+def test_diff_rejects_bad_files_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
+) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(content)
     status, _, err = run(capsys, "diff", str(bad), str(bad))
@@ -204,13 +218,13 @@ def test_diff_rejects_bad_files_without_a_traceback(capsys, tmp_path, content, m
     assert "Traceback" not in err
 
 
-def test_diff_of_a_missing_file(capsys, tmp_path):
+def test_diff_of_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, _, err = run(capsys, "diff", str(tmp_path / "nope.json"), str(tmp_path / "nope.json"))
     assert status == 2
     assert "cannot read" in err
 
 
-def test_python_dash_m_runs_the_same_command():
+def test_python_dash_m_runs_the_same_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tcdoc", "explain", "nope"], capture_output=True, text=True, check=False
     )
@@ -229,7 +243,7 @@ def every_name() -> list[str]:
 
 
 @pytest.mark.parametrize("name", every_name())
-def test_explain_works_for_every_name(capsys, name):
+def test_explain_works_for_every_name(capsys: pytest.CaptureFixture[str], name: str) -> None:
     import tcdoc
 
     status, out, err = run(capsys, "explain", name)
@@ -248,13 +262,13 @@ def test_explain_works_for_every_name(capsys, name):
         assert out.count("\ny = ") == len(tcdoc.operations())
 
 
-def test_explain_of_a_list_result_says_it_is_not_a_tensor(capsys):
+def test_explain_of_a_list_result_says_it_is_not_a_tensor(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "explain", "tolist")
     assert "yes: y is a list, not a tensor" in out
     assert "yes: y is a float, not a tensor" in out  # a zero-dimensional tensor's tolist()
 
 
-def test_matrix_table_lists_module_rows_after_the_tensor_rows(capsys):
+def test_matrix_table_lists_module_rows_after_the_tensor_rows(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "matrix", "--op", "clone", "--op", "state_dict", "--scenario", "no_grad")
     assert status == 0
     lines = out.splitlines()

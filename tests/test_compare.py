@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import typing
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import torch
@@ -29,7 +31,7 @@ def no_grad() -> torch.Tensor:
 
 
 @pytest.mark.parametrize("make", [leaf, non_leaf, no_grad])
-def test_clone_is_a_new_tensor_with_new_memory_that_keeps_history(make):
+def test_clone_is_a_new_tensor_with_new_memory_that_keeps_history(make: Callable[[], torch.Tensor]) -> None:
     x = make()
     report = tcdoc.compare(x, x.clone())
     assert report.new_object
@@ -47,7 +49,7 @@ def test_clone_is_a_new_tensor_with_new_memory_that_keeps_history(make):
 
 
 @pytest.mark.parametrize("make", [leaf, non_leaf, no_grad])
-def test_detach_shares_memory_and_cuts_history(make):
+def test_detach_shares_memory_and_cuts_history(make: Callable[[], torch.Tensor]) -> None:
     x = make()
     report = tcdoc.compare(x, x.detach())
     assert report.new_object
@@ -61,7 +63,7 @@ def test_detach_shares_memory_and_cuts_history(make):
 
 
 @pytest.mark.parametrize("make", [leaf, no_grad])
-def test_deepcopy_of_a_leaf_is_a_new_leaf_with_new_memory(make):
+def test_deepcopy_of_a_leaf_is_a_new_leaf_with_new_memory(make: Callable[[], torch.Tensor]) -> None:
     x = make()
     report = tcdoc.compare(x, copy.deepcopy(x))
     assert report.new_object
@@ -73,12 +75,12 @@ def test_deepcopy_of_a_leaf_is_a_new_leaf_with_new_memory(make):
     assert not report.gradient_flows_to_source
 
 
-def test_deepcopy_of_a_non_leaf_raises():
+def test_deepcopy_of_a_non_leaf_raises() -> None:
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(non_leaf())
 
 
-def test_deepcopy_copies_grad_and_attributes():
+def test_deepcopy_copies_grad_and_attributes() -> None:
     x = leaf()
     x.grad = torch.ones(2, 3)
     x.note = "kept"
@@ -90,7 +92,7 @@ def test_deepcopy_copies_grad_and_attributes():
     assert clone_report.copies_attributes is False
 
 
-def test_nothing_to_copy_is_not_applicable_not_no():
+def test_nothing_to_copy_is_not_applicable_not_no() -> None:
     x = leaf()  # no .grad, no Python attribute
     for result in (copy.deepcopy(x), x.clone()):
         report = tcdoc.compare(x, result)
@@ -103,7 +105,7 @@ def test_nothing_to_copy_is_not_applicable_not_no():
     assert (report.copies_grad, report.copies_attributes) == (None, True)
 
 
-def test_a_copy_with_other_grad_values_does_not_copy_grad():
+def test_a_copy_with_other_grad_values_does_not_copy_grad() -> None:
     x = leaf()
     x.grad = torch.ones(2, 3)
     y = x.detach().clone().requires_grad_()
@@ -113,7 +115,7 @@ def test_a_copy_with_other_grad_values_does_not_copy_grad():
     assert tcdoc.compare(x, y).copies_grad is False  # the same tensor is not a copy
 
 
-def test_same_object_is_reported_as_such():
+def test_same_object_is_reported_as_such() -> None:
     x = leaf()
     report = tcdoc.compare(x, x)
     assert not report.new_object
@@ -122,14 +124,14 @@ def test_same_object_is_reported_as_such():
     assert report.gradient_flows_to_source
 
 
-def test_gradient_through_a_longer_graph_is_found():
+def test_gradient_through_a_longer_graph_is_found() -> None:
     x = leaf()
     y = ((x * 2).sin() + 1).clone()
     assert tcdoc.compare(x, y).gradient_flows_to_source
     assert not tcdoc.compare(leaf(), y).gradient_flows_to_source
 
 
-def test_view_with_offset_shares_storage_but_interleaved_slices_do_not():
+def test_view_with_offset_shares_storage_but_interleaved_slices_do_not() -> None:
     base = torch.arange(12.0)
     assert tcdoc.compare(base, base[5:]).shares_storage
     assert not tcdoc.shares_memory(base[0::2], base[1::2])
@@ -137,7 +139,7 @@ def test_view_with_offset_shares_storage_but_interleaved_slices_do_not():
     assert not tcdoc.shares_memory(base[:6], base[6:])
 
 
-def test_parameter_type_is_reported():
+def test_parameter_type_is_reported() -> None:
     p = torch.nn.Parameter(torch.ones(2))
     assert tcdoc.compare(p, copy.deepcopy(p)).result_type == "Parameter"
     assert tcdoc.compare(p, p.detach()).result_type == "Tensor"
@@ -153,12 +155,12 @@ def test_parameter_type_is_reported():
         (None, torch.ones(1), "source must be a torch.Tensor, got NoneType"),
     ],
 )
-def test_non_tensor_arguments_get_a_type_error_naming_them(source, result, message):
+def test_non_tensor_arguments_get_a_type_error_naming_them(source: Any, result: Any, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         tcdoc.compare(source, result)
 
 
-def test_answers_rejects_what_is_not_a_comparison():
+def test_answers_rejects_what_is_not_a_comparison() -> None:
     with pytest.raises(TypeError, match="report must be a Comparison, got dict"):
         tcdoc.answers({})
 
@@ -184,7 +186,7 @@ def assert_unchanged(t: torch.Tensor, before: tuple[object, ...]) -> None:
 
 
 @pytest.mark.parametrize("operation", [lambda x: x.clone(), lambda x: x.detach(), lambda x: x.view(-1)])
-def test_compare_leaves_both_tensors_untouched(operation):
+def test_compare_leaves_both_tensors_untouched(operation: Callable[[torch.Tensor], torch.Tensor]) -> None:
     x = leaf()
     x.grad = torch.full((2, 3), 0.25)
     y = operation(x)
@@ -200,7 +202,7 @@ DTYPES = [torch.float32, torch.float64, torch.int64, torch.int8, torch.bool]
 
 
 @st.composite
-def strided_tensors(draw):
+def strided_tensors(draw: st.DrawFn) -> torch.Tensor:
     """A tensor of random shape and dtype, maybe a stepped, offset, transposed view of a larger one."""
     shape = draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
     dtype = draw(st.sampled_from(DTYPES))
@@ -215,7 +217,7 @@ def strided_tensors(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(strided_tensors())
-def test_generated_views_detach_and_clone(x):
+def test_generated_views_detach_and_clone(x: torch.Tensor) -> None:
     detached = tcdoc.compare(x, x.detach())
     assert detached.shares_storage
     assert detached.same_strides
@@ -228,7 +230,7 @@ def test_generated_views_detach_and_clone(x):
 
 @settings(max_examples=60, deadline=None)
 @given(strided_tensors(), strided_tensors())
-def test_shares_memory_agrees_with_writing_through_one_tensor(a, b):
+def test_shares_memory_agrees_with_writing_through_one_tensor(a: torch.Tensor, b: torch.Tensor) -> None:
     # Lay both layouts over one buffer, then fill one and look for the change in the other.
     first_offset, second_offset = a.storage_offset() % 8, b.storage_offset() % 8 + 3
     needed = max(_extent(a) + first_offset, _extent(b) + second_offset)
@@ -251,7 +253,7 @@ def _written_overlap(base: torch.Tensor, first: torch.Tensor, second: torch.Tens
     return bool(scratch.as_strided(second.shape, second.stride(), second.storage_offset()).any())
 
 
-def test_every_field_has_one_heading_and_the_short_ones_are_fields():
+def test_every_field_has_one_heading_and_the_short_ones_are_fields() -> None:
     from tcdoc._names import LABELS, SHORT_LABELS
 
     fields = list(tcdoc.Comparison.__dataclass_fields__)
@@ -259,7 +261,7 @@ def test_every_field_has_one_heading_and_the_short_ones_are_fields():
     assert set(SHORT_LABELS) <= set(fields)
 
 
-def test_the_fields_that_may_not_apply_are_exactly_those_typed_optional():
+def test_the_fields_that_may_not_apply_are_exactly_those_typed_optional() -> None:
     from tcdoc._names import NOT_APPLICABLE, TENSOR_ONLY
 
     hints = typing.get_type_hints(tcdoc.Comparison)
@@ -271,14 +273,14 @@ def test_the_fields_that_may_not_apply_are_exactly_those_typed_optional():
     assert all(reason.startswith("x ") for reason in NOT_APPLICABLE.values())
 
 
-def test_the_torch_free_names_are_the_registry_names():
+def test_the_torch_free_names_are_the_registry_names() -> None:
     from tcdoc._names import OPERATION_NAMES, SCENARIO_NAMES
 
     assert tuple(op.name for op in tcdoc.operations(include_unavailable=True)) == OPERATION_NAMES
     assert tuple(s.name for s in tcdoc.scenarios(include_unavailable=True)) == SCENARIO_NAMES
 
 
-def test_storage_extent_follows_strides_and_offset():
+def test_storage_extent_follows_strides_and_offset() -> None:
     from tcdoc._compare import storage_extent
 
     base = torch.arange(12.0).reshape(3, 4)
@@ -291,7 +293,7 @@ def test_storage_extent_follows_strides_and_offset():
 # -- Results that are not plain tensors -------------------------------------------------------
 
 
-def test_a_result_that_is_not_a_tensor_answers_only_what_applies():
+def test_a_result_that_is_not_a_tensor_answers_only_what_applies() -> None:
     from tcdoc._names import TENSOR_ONLY, not_applicable
 
     x = leaf()
@@ -306,7 +308,7 @@ def test_a_result_that_is_not_a_tensor_answers_only_what_applies():
     assert tcdoc.compare(x, {"a": x.detach().clone()}).shares_storage is False
 
 
-def test_inference_tensors_have_no_version_counter_to_share():
+def test_inference_tensors_have_no_version_counter_to_share() -> None:
     with torch.inference_mode():
         x = torch.ones(3)
     detached, cloned = tcdoc.compare(x, x.detach()), tcdoc.compare(x, x.clone())
@@ -316,7 +318,7 @@ def test_inference_tensors_have_no_version_counter_to_share():
     assert tcdoc.compare(torch.ones(3), torch.ones(3)).keeps_inference is None
 
 
-def test_conjugate_bit_hooks_and_overlap():
+def test_conjugate_bit_hooks_and_overlap() -> None:
     z = torch.tensor([1 + 1j, 2 - 1j]).conj()
     assert tcdoc.compare(z, z.detach()).keeps_conj is True
     assert tcdoc.compare(z, z.resolve_conj()).keeps_conj is False
@@ -334,7 +336,7 @@ def test_conjugate_bit_hooks_and_overlap():
     assert tcdoc.compare(row, row[::2]).overlaps_itself is False
 
 
-def test_sparse_memory_is_its_indices_and_values():
+def test_sparse_memory_is_its_indices_and_values() -> None:
     s = torch.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
     detached = tcdoc.compare(s, s.detach())
     assert detached.shares_storage
@@ -348,7 +350,7 @@ def test_sparse_memory_is_its_indices_and_values():
     assert not tcdoc.shares_memory(s, s._values().clone())
 
 
-def test_the_n_a_reason_names_what_is_missing():
+def test_the_n_a_reason_names_what_is_missing() -> None:
     from tcdoc._names import is_not_applicable, not_applicable, reason
 
     assert reason("grad_fn") is None  # no grad_fn is an answer of its own

@@ -17,7 +17,7 @@ TO_META = tcdoc.Operation("to_meta", 'x.to("meta")', "A move to another device."
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 
 
-def test_compare_a_copy_on_another_device():
+def test_compare_a_copy_on_another_device() -> None:
     x = torch.arange(6.0).reshape(2, 3).requires_grad_()
     report = tcdoc.compare(x, x.to("meta"))
     assert not report.same_device
@@ -28,7 +28,7 @@ def test_compare_a_copy_on_another_device():
     assert report.gradient_flows_to_source
 
 
-def test_compare_from_another_device_back():
+def test_compare_from_another_device_back() -> None:
     source = torch.empty(2, 3, device="meta", requires_grad=True)
     report = tcdoc.compare(source, torch.zeros(2, 3))
     assert not report.same_device
@@ -36,7 +36,7 @@ def test_compare_from_another_device_back():
     assert not report.gradient_flows_to_source
 
 
-def test_probe_of_a_device_move_leaves_the_source_as_it_was():
+def test_probe_of_a_device_move_leaves_the_source_as_it_was() -> None:
     kept = []
 
     def build(device: torch.device) -> torch.Tensor:
@@ -55,7 +55,7 @@ def test_probe_of_a_device_move_leaves_the_source_as_it_was():
     assert torch.equal(x.detach(), torch.arange(4.0))
 
 
-def test_byte_addresses_are_computed_on_the_cpu_whatever_the_device():
+def test_byte_addresses_are_computed_on_the_cpu_whatever_the_device() -> None:
     # Strided views take the slow path that lists byte addresses; on meta, indexing the tensor's own
     # device would fail, as a CPU index mixed with CUDA data would.
     base = torch.empty(4, 6, device="meta")
@@ -63,7 +63,7 @@ def test_byte_addresses_are_computed_on_the_cpu_whatever_the_device():
     assert not tcdoc.shares_memory(base[:, 0::2], base[:, 1::2])
 
 
-def test_faked_cuda_lists_the_cuda_operations_and_scenario(monkeypatch):
+def test_faked_cuda_lists_the_cuda_operations_and_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     assert {"cuda", "to_cuda"} <= {op.name for op in tcdoc.operations()}
     assert "cuda" in {scenario.name for scenario in tcdoc.scenarios()}
@@ -76,7 +76,7 @@ def test_faked_cuda_lists_the_cuda_operations_and_scenario(monkeypatch):
 
 @needs_cuda
 @pytest.mark.parametrize("operation", ["cuda", "to_cuda"])
-def test_moves_to_cuda_copy_and_keep_history(operation):
+def test_moves_to_cuda_copy_and_keep_history(operation: str) -> None:
     report = tcdoc.probe(operation, "leaf_requires_grad").properties
     assert report is not None
     assert not report.same_device
@@ -85,7 +85,7 @@ def test_moves_to_cuda_copy_and_keep_history(operation):
 
 
 @needs_cuda
-def test_every_operation_on_the_cuda_scenario_gives_a_row():
+def test_every_operation_on_the_cuda_scenario_gives_a_row() -> None:
     result = tcdoc.matrix(scenarios=["cuda"], device="cuda")
     assert len(result.rows) == len(tcdoc.operations())
     assert result.environment.device_name == torch.cuda.get_device_name()
@@ -93,7 +93,7 @@ def test_every_operation_on_the_cuda_scenario_gives_a_row():
 
 
 @needs_cuda
-def test_command_with_device_cuda(capsys):
+def test_command_with_device_cuda(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["matrix", "--device", "cuda", "--op", "clone", "--scenario", "cuda"]) == 0
     out = capsys.readouterr().out
     assert torch.cuda.get_device_name() in out

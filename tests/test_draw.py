@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import matplotlib
 import pytest
 import torch
+from matplotlib.axes import Axes
+from sphinx.testing.util import SphinxTestApp
 
 import tcdoc
 from tcdoc import draw
@@ -63,7 +66,7 @@ def same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("operation", CORE)
-def test_model_draws_what_compare_measured(operation, scenario):
+def test_model_draws_what_compare_measured(operation: str, scenario: str) -> None:
     pair = made(operation, scenario)
     if pair is None:
         pytest.skip(f"{operation} raises on {scenario}; see test_a_raising_operation_is_a_failure_panel")
@@ -86,7 +89,7 @@ def test_model_draws_what_compare_measured(operation, scenario):
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("operation", CORE)
-def test_storage_bars_and_spans_match_the_tensors(operation, scenario):
+def test_storage_bars_and_spans_match_the_tensors(operation: str, scenario: str) -> None:
     pair = made(operation, scenario)
     if pair is None:
         pytest.skip(f"{operation} raises on {scenario}")
@@ -107,7 +110,7 @@ def test_storage_bars_and_spans_match_the_tensors(operation, scenario):
         assert model.storages[1].nbytes == model.new_bytes
 
 
-def test_a_view_with_an_offset_is_marked_where_it_starts():
+def test_a_view_with_an_offset_is_marked_where_it_starts() -> None:
     base = torch.arange(8.0)
     model = draw.diagram(base, base[2:5], "x[2:5]")
     assert len(model.storages) == 1
@@ -118,7 +121,7 @@ def test_a_view_with_an_offset_is_marked_where_it_starts():
     assert model.new_bytes == 0
 
 
-def test_interleaved_slices_are_one_storage_with_no_byte_in_common():
+def test_interleaved_slices_are_one_storage_with_no_byte_in_common() -> None:
     base = torch.arange(8.0)
     model = draw.diagram(base[0::2], base[1::2])
     assert len(model.storages) == 1
@@ -127,7 +130,7 @@ def test_interleaved_slices_are_one_storage_with_no_byte_in_common():
     assert "no byte in common" in draw.alt_text(model)
 
 
-def test_the_same_object_is_one_box():
+def test_the_same_object_is_one_box() -> None:
     x = torch.ones(3, requires_grad=True)
     model = draw.diagram(x, x.contiguous(), "x.contiguous()")
     assert model.edge == "same object"
@@ -136,7 +139,7 @@ def test_the_same_object_is_one_box():
     assert len(boxes(figure.axes[0])) == 1
 
 
-def test_names_title_the_picture_and_its_alt_text():
+def test_names_title_the_picture_and_its_alt_text() -> None:
     y = torch.ones(3, requires_grad=True).exp()
     d = y.detach()
     model = draw.diagram(y, d, "y.detach()", names=("y", "d"))
@@ -154,14 +157,14 @@ def test_names_title_the_picture_and_its_alt_text():
     assert "z is y" in draw.alt_text(same)
 
 
-def test_a_large_storage_lists_no_elements():
+def test_a_large_storage_lists_no_elements() -> None:
     x = torch.zeros(draw.MAX_CELLS + 1)
     model = draw.diagram(x, x.clone())
     assert model.source.span.elements is None
     assert (model.source.span.offset, model.source.span.extent) == (0, x.untyped_storage().nbytes())
 
 
-def test_a_raising_operation_is_a_failure_panel():
+def test_a_raising_operation_is_a_failure_panel() -> None:
     (model,) = draw.diagrams(["deepcopy"], "non_leaf")
     assert isinstance(model, draw.Failure)
     row = tcdoc.probe("deepcopy", "non_leaf")
@@ -174,7 +177,7 @@ def test_a_raising_operation_is_a_failure_panel():
 
 
 @pytest.mark.parametrize("operation", CORE)
-def test_alt_text_states_the_facts_of_the_model(operation):
+def test_alt_text_states_the_facts_of_the_model(operation: str) -> None:
     source, result = made(operation, "leaf_requires_grad") or pytest.fail("no result")
     model = draw.diagram(source, result, tcdoc.get_operation(operation).code)
     text = draw.alt_text(model)
@@ -190,18 +193,18 @@ def test_alt_text_states_the_facts_of_the_model(operation):
 # -- Rendering ----------------------------------------------------------------------------------
 
 
-def boxes(ax) -> list[FancyBboxPatch]:
+def boxes(ax: Axes) -> list[FancyBboxPatch]:
     colours = {to_rgba(draw.COLOURS[name]) for name in ("x", "y")}
     return [p for p in ax.patches if isinstance(p, FancyBboxPatch) and p.get_edgecolor() in colours]
 
 
-def cells(ax, name: str) -> int:
+def cells(ax: Axes, name: str) -> int:
     colour = to_rgba(draw.COLOURS[name])
     return sum(1 for p in ax.patches if isinstance(p, Rectangle) and p.get_facecolor() == colour)
 
 
 @pytest.mark.parametrize("operation", CORE)
-def test_draw_renders_the_model(operation):
+def test_draw_renders_the_model(operation: str) -> None:
     source, result = made(operation, "leaf_requires_grad") or pytest.fail("no result")
     model = draw.diagram(source, result)
     figure = draw.draw(source, result)
@@ -221,14 +224,14 @@ def test_draw_renders_the_model(operation):
     plt.close(figure)
 
 
-def test_draw_on_given_axes_returns_its_figure():
+def test_draw_on_given_axes_returns_its_figure() -> None:
     figure = Figure()
     ax = figure.add_subplot()
     x = torch.ones(2)
     assert draw.draw(x, x.clone(), ax=ax) is figure
 
 
-def test_draw_operations_makes_one_panel_each():
+def test_draw_operations_makes_one_panel_each() -> None:
     figure = draw.draw_operations(["clone", "detach", "deepcopy"], "non_leaf", columns=3)
     assert len(figure.axes) == 3
     texts = [t.get_text() for t in figure.axes[2].texts]
@@ -237,14 +240,14 @@ def test_draw_operations_makes_one_panel_each():
     plt.close(figure)
 
 
-def test_draw_panels_into_a_given_figure():
+def test_draw_panels_into_a_given_figure() -> None:
     figure = Figure()
     assert draw.draw_panels(draw.diagrams(CORE, "leaf_requires_grad"), 2, figure) is figure
     assert len(figure.axes) == len(CORE)
     assert tuple(figure.get_size_inches()) == (8.4, 8.25)
 
 
-def test_drawing_leaves_the_tensors_alone():
+def test_drawing_leaves_the_tensors_alone() -> None:
     source = tcdoc.get_scenario("leaf_requires_grad").build(torch.device("cpu"))
     result = source.clone()
     before = snapshot(source), snapshot(result)
@@ -277,19 +280,19 @@ def test_drawing_leaves_the_tensors_alone():
         (lambda: draw.alt_text("x"), TypeError, "model must be a Diagram or a Failure, got str"),
     ],
 )
-def test_bad_arguments_are_named(call, error, message):
+def test_bad_arguments_are_named(call: Callable[[], object], error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         call()
 
 
-def test_draw_panels_wants_an_empty_figure():
+def test_draw_panels_wants_an_empty_figure() -> None:
     figure = Figure()
     figure.add_subplot()
     with pytest.raises(ValueError, match="figure must be empty"):
         draw.draw_panels(draw.diagrams(["clone"], "no_grad"), figure=figure)
 
 
-def test_the_core_package_does_not_import_matplotlib():
+def test_the_core_package_does_not_import_matplotlib() -> None:
     import subprocess
     import sys
 
@@ -302,7 +305,7 @@ def test_the_core_package_does_not_import_matplotlib():
 
 
 @pytest.mark.sphinx("html", testroot="diagram", freshenv=True)
-def test_directive_writes_an_image_with_alt_text_outside_the_sources(app):
+def test_directive_writes_an_image_with_alt_text_outside_the_sources(app: SphinxTestApp) -> None:
     from docutils import nodes
 
     app.build()
@@ -331,7 +334,7 @@ def test_directive_writes_an_image_with_alt_text_outside_the_sources(app):
 
 
 @pytest.mark.sphinx("html", testroot="diagram-error", freshenv=True)
-def test_directive_reports_unknown_operations_and_scenarios(app):
+def test_directive_reports_unknown_operations_and_scenarios(app: SphinxTestApp) -> None:
     from docutils import nodes
 
     app.build()
@@ -341,7 +344,7 @@ def test_directive_reports_unknown_operations_and_scenarios(app):
     assert not list(app.env.get_doctree("index").findall(nodes.figure))
 
 
-def test_an_inference_tensor_is_drawn_without_a_version_counter():
+def test_an_inference_tensor_is_drawn_without_a_version_counter() -> None:
     with torch.inference_mode():
         x = torch.ones(3)
     model = draw.diagram(x, x.detach(), "x.detach()")
@@ -350,7 +353,7 @@ def test_an_inference_tensor_is_drawn_without_a_version_counter():
     assert "Version counter: none, inference tensors have no version counter." in draw.alt_text(model)
 
 
-def test_what_cannot_be_drawn_is_refused_with_a_reason():
+def test_what_cannot_be_drawn_is_refused_with_a_reason() -> None:
     x = torch.ones(2, 2)
     with pytest.raises(TypeError, match=r"result must be a torch\.Tensor, got list"):
         draw.diagram(x, x.tolist())

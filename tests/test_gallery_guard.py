@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
 
 from tcdoc.sphinxext import _gallery_guard
+
+if TYPE_CHECKING:
+    from sphinx.testing.fixtures import _app_params
 
 # Each test writes its examples into its own copy of the project (the srcdir of its marker).
 ONLY_PLOTS = {"sphinx_gallery_conf.filename_pattern": r"plot_[^\/]*\.py$"}
@@ -24,7 +30,7 @@ def example(title: str, code: str) -> str:
 class Gallery:
     """A copy of tests/roots/test-gallery that a test fills with examples and builds, often again."""
 
-    def __init__(self, make_app, app_params) -> None:
+    def __init__(self, make_app: Callable[..., SphinxTestApp], app_params: _app_params) -> None:
         self.make_app = make_app
         self.args, self.kwargs = app_params
         self.srcdir: Path = self.kwargs["srcdir"]
@@ -33,7 +39,7 @@ class Gallery:
         for name, text in examples.items():
             (self.srcdir / "examples" / name).write_text(text)
 
-    def build(self, **settings: object):
+    def build(self, **settings: object) -> SphinxTestApp:
         """Build what changed since the last build, as ``sphinx-build`` would; return the app."""
         app = self.make_app(*self.args, **{**self.kwargs, "confoverrides": settings})
         app.build()
@@ -45,12 +51,12 @@ class Gallery:
 
 
 @pytest.fixture
-def gallery(make_app, app_params) -> Gallery:
+def gallery(make_app: Callable[..., SphinxTestApp], app_params: _app_params) -> Gallery:
     return Gallery(make_app, app_params)
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-silent")
-def test_an_example_without_output_is_reported(gallery):
+def test_an_example_without_output_is_reported(gallery: Gallery) -> None:
     gallery.add({
         "plot_a.py": example("Shows a value", "print(1 + 1)"),
         "plot_b.py": example("Shows nothing", "x = 1"),
@@ -61,7 +67,7 @@ def test_an_example_without_output_is_reported(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-silent-suppressed")
-def test_the_warning_about_silent_examples_can_be_suppressed(gallery):
+def test_the_warning_about_silent_examples_can_be_suppressed(gallery: Gallery) -> None:
     gallery.add({"plot_b.py": example("Shows nothing", "x = 1")})
     app = gallery.build(suppress_warnings=["tcdoc.gallery"])
     assert "plot_b.py" not in app.warning.getvalue()
@@ -69,7 +75,7 @@ def test_the_warning_about_silent_examples_can_be_suppressed(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-times")
-def test_computation_times_page_loads_nothing_remote(gallery):
+def test_computation_times_page_loads_nothing_remote(gallery: Gallery) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(1 + 1)")})
     app = gallery.build()
     generated = (gallery.srcdir / "auto_examples" / "sg_execution_times.rst").read_text()
@@ -84,7 +90,7 @@ def test_computation_times_page_loads_nothing_remote(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-tcdoc-changes")
-def test_a_change_to_tcdoc_re_runs_every_example(gallery, monkeypatch):
+def test_a_change_to_tcdoc_re_runs_every_example(gallery: Gallery, monkeypatch: pytest.MonkeyPatch) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(2)")})
     assert "executed 1 out of 1" in gallery.build().status.getvalue()
     status = gallery.build().status.getvalue()
@@ -101,7 +107,7 @@ NAMES_TCDOC = example("Not run here", "import tcdoc\n\ntcdoc.compare")
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-no-torch")
-def test_a_rebuild_with_nothing_changed_does_not_import_torch(gallery):
+def test_a_rebuild_with_nothing_changed_does_not_import_torch(gallery: Gallery) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(2)"), "b.py": NAMES_TCDOC})
     app = gallery.build(**ONLY_PLOTS)
     assert Path(gallery.srcdir / "auto_examples" / "b.py.md5").is_file()  # its page is cached ...
@@ -121,7 +127,7 @@ print("torch" in sys.modules)
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-runs-sometimes")
-def test_running_an_example_or_no_longer_running_it_renders_it_again(gallery):
+def test_running_an_example_or_no_longer_running_it_renders_it_again(gallery: Gallery) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(2)"),
                  "b.py": example("Runs sometimes", "print(3)")})  # fmt: skip
     gallery.build(**ONLY_PLOTS)
@@ -134,7 +140,7 @@ def test_running_an_example_or_no_longer_running_it_renders_it_again(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-ignored")
-def test_examples_the_gallery_ignores_are_not_checked(gallery):
+def test_examples_the_gallery_ignores_are_not_checked(gallery: Gallery) -> None:
     gallery.add({
         "plot_a.py": example("Shows a value", "print(2)"),
         "plot_skip.py": example("Ignored", "x = 1"),  # silent, but the gallery leaves it out

@@ -8,17 +8,23 @@ import runpy
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import torch
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import ConfigError
+from sphinx.testing.util import SphinxTestApp
 from sphinx_gallery.gen_rst import executable_script, get_md5sum
 
 import tcdoc
 from tcdoc import gating
+
+if TYPE_CHECKING:
+    from sphinx.testing.fixtures import _app_params
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "examples"
@@ -27,11 +33,11 @@ OUTPUT_CLASS = "sphx-glr-script-out"  # sphinx-gallery's class for a cell's prin
 
 
 @pytest.fixture
-def no_requirement(monkeypatch):
+def no_requirement(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
 
 
-def fake_cuda(monkeypatch, present: bool) -> None:
+def fake_cuda(monkeypatch: pytest.MonkeyPatch, present: bool) -> None:
     monkeypatch.setattr(torch.cuda, "is_available", lambda: present)
     # A CUDA build of torch, so that the decision asks torch.cuda rather than the version label.
     monkeypatch.setattr(gating, "cpu_only_torch", lambda: False)
@@ -41,19 +47,19 @@ def fake_cuda(monkeypatch, present: bool) -> None:
 
 
 @pytest.mark.parametrize("present", [True, False])
-def test_decision_follows_cuda(monkeypatch, no_requirement, present):
+def test_decision_follows_cuda(monkeypatch: pytest.MonkeyPatch, no_requirement: None, present: bool) -> None:
     fake_cuda(monkeypatch, present)
     assert tcdoc.cuda_available() is present
     assert gating.gpu_examples_execute() is present
 
 
-def test_required_and_present_runs_them(monkeypatch):
+def test_required_and_present_runs_them(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_cuda(monkeypatch, True)
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     assert gating.gpu_examples_execute() is True
 
 
-def test_required_and_absent_is_a_clear_error(monkeypatch):
+def test_required_and_absent_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_cuda(monkeypatch, False)
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     with pytest.raises(gating.GpuRequiredError, match="TCDOC_REQUIRE_GPU=1") as raised:
@@ -62,7 +68,7 @@ def test_required_and_absent_is_a_clear_error(monkeypatch):
     assert "no CUDA device" in str(raised.value)
 
 
-def test_explicit_arguments_override_the_environment(monkeypatch):
+def test_explicit_arguments_override_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_cuda(monkeypatch, True)
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     assert gating.gpu_examples_execute(cuda=False, required=False) is False
@@ -74,11 +80,11 @@ def test_explicit_arguments_override_the_environment(monkeypatch):
     ("value", "required"),
     [("1", True), ("true", True), ("Yes", True), ("0", False), ("", False), ("false", False)],
 )
-def test_requirement_is_read_from_the_environment(value, required):
+def test_requirement_is_read_from_the_environment(value: str, required: bool) -> None:
     assert gating.gpu_required({gating.REQUIRE_GPU_VARIABLE: value}) is required
 
 
-def test_requirement_rejects_other_values():
+def test_requirement_rejects_other_values() -> None:
     with pytest.raises(ValueError, match=r"TCDOC_REQUIRE_GPU must be 1 or 0 .*got 'maybe'"):
         gating.gpu_required({gating.REQUIRE_GPU_VARIABLE: "maybe"})
 
@@ -88,11 +94,11 @@ def test_requirement_rejects_other_values():
     [("2.13.0+cpu", True), ("2.13.0", False), ("2.13.0+cu126", False), ("2.9.1+rocm6.4", False),
      ("2.14.0.dev20261101+cpu", True), ("2.5.1+cpu.cxx11.abi", True)],
 )  # fmt: skip
-def test_cpu_only_builds_are_told_by_their_version_label(version, cpu_only):
+def test_cpu_only_builds_are_told_by_their_version_label(version: str, cpu_only: bool) -> None:
     assert gating.cpu_only_torch(version) is cpu_only
 
 
-def test_the_installed_torch_version_is_read_from_its_package_metadata():
+def test_the_installed_torch_version_is_read_from_its_package_metadata() -> None:
     assert gating.cpu_only_torch() is gating.cpu_only_torch(torch.__version__)
     if gating.cpu_only_torch():
         # What lets the decision skip asking torch: such a build has no CUDA at all.
@@ -100,13 +106,15 @@ def test_the_installed_torch_version_is_read_from_its_package_metadata():
         assert not torch.cuda.is_available()
 
 
-def test_on_a_cpu_only_build_the_decision_does_not_ask_torch(monkeypatch, no_requirement):
+def test_on_a_cpu_only_build_the_decision_does_not_ask_torch(
+    monkeypatch: pytest.MonkeyPatch, no_requirement: None
+) -> None:
     monkeypatch.setattr(gating, "cpu_only_torch", lambda: True)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: pytest.fail("torch was asked"))
     assert gating.gpu_examples_execute() is False
 
 
-def test_bad_arguments_are_clear_errors(tmp_path):
+def test_bad_arguments_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="cuda must be a bool, got str"):
         gating.gallery_filename_pattern("yes")
     with pytest.raises(TypeError, match="cuda must be a bool or None, got int"):
@@ -133,14 +141,14 @@ SCRIPTS = {
 
 
 @pytest.mark.parametrize(("path", "needs_gpu"), SCRIPTS.items())
-def test_pattern_runs_gpu_scripts_only_with_cuda(path, needs_gpu):
+def test_pattern_runs_gpu_scripts_only_with_cuda(path: str, needs_gpu: bool) -> None:
     assert gating.is_gpu_example(path) is needs_gpu
     assert re.search(gating.gallery_filename_pattern(cuda=True), path)
     assert bool(re.search(gating.gallery_filename_pattern(cuda=False), path)) is not needs_gpu
 
 
 @pytest.mark.parametrize("cuda", [True, False])
-def test_sphinx_gallery_executes_what_the_decision_says(cuda):
+def test_sphinx_gallery_executes_what_the_decision_says(cuda: bool) -> None:
     """Ask sphinx-gallery itself, on the real example files, which ones it would run."""
     conf = {"filename_pattern": gating.gallery_filename_pattern(cuda), "plot_gallery": True}
     scripts = sorted(EXAMPLES.rglob("*.py"))
@@ -152,7 +160,7 @@ def test_sphinx_gallery_executes_what_the_decision_says(cuda):
         assert executable_script(str(script), conf) is expected, script
 
 
-def test_every_script_in_the_gpu_folder_is_gated():
+def test_every_script_in_the_gpu_folder_is_gated() -> None:
     listed = gating.gpu_examples(EXAMPLES)
     assert listed == tuple(sorted((EXAMPLES / "gpu").glob("*.py")))
     assert all(gating.is_gpu_example(path) for path in listed)
@@ -160,14 +168,16 @@ def test_every_script_in_the_gpu_folder_is_gated():
 
 
 @pytest.mark.parametrize("present", [True, False])
-def test_docs_conf_uses_the_decision(monkeypatch, no_requirement, present):
+def test_docs_conf_uses_the_decision(
+    monkeypatch: pytest.MonkeyPatch, no_requirement: None, present: bool
+) -> None:
     fake_cuda(monkeypatch, present)
     conf = runpy.run_path(str(ROOT / "docs" / "conf.py"))
     assert conf["tcdoc_gpu_execute"] is present
     assert conf["sphinx_gallery_conf"]["filename_pattern"] == gating.gallery_filename_pattern(present)
 
 
-def test_docs_conf_leaves_the_gpu_requirement_to_the_extension(monkeypatch):
+def test_docs_conf_leaves_the_gpu_requirement_to_the_extension(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_cuda(monkeypatch, False)
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     conf = runpy.run_path(str(ROOT / "docs" / "conf.py"))  # reading conf.py no longer raises ...
@@ -176,8 +186,8 @@ def test_docs_conf_leaves_the_gpu_requirement_to_the_extension(monkeypatch):
 
 
 def test_building_the_docs_requiring_gpu_without_cuda_is_a_configuration_error(
-    monkeypatch, make_app, tmp_path
-):
+    monkeypatch: pytest.MonkeyPatch, make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
     fake_cuda(monkeypatch, False)
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     docs = tmp_path / "docs"  # a copy of the site's conf.py: the check comes before any page is read
@@ -189,14 +199,16 @@ def test_building_the_docs_requiring_gpu_without_cuda_is_a_configuration_error(
     assert not list(docs.rglob("*.html"))
 
 
-def test_note_names_this_torch():
+def test_note_names_this_torch() -> None:
     assert str(tcdoc.environment()) in gating.no_cuda_note()
 
 
 # -- A real build without CUDA (tests/roots/test-gpu-gallery) ---------------------------
 
 
-def build(make_app, app_params, **settings: object):
+def build(
+    make_app: Callable[..., SphinxTestApp], app_params: _app_params, **settings: object
+) -> SphinxTestApp:
     """Build the project of the test's marker (again), as sphinx-build would; return the app."""
     app = make_app(*app_params.args, **{**app_params.kwargs, "confoverrides": settings})
     app.build()
@@ -213,8 +225,11 @@ def not_run_notes(doctree: nodes.document) -> list[nodes.admonition]:
 
 @pytest.mark.sphinx("html", testroot="gpu-gallery", srcdir="gpu-gallery-no-cuda")
 def test_build_without_cuda_shows_gpu_examples_with_a_note_and_no_output(
-    monkeypatch, no_requirement, make_app, app_params
-):
+    monkeypatch: pytest.MonkeyPatch,
+    no_requirement: None,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     fake_cuda(monkeypatch, False)
     app = build(make_app, app_params)
     assert app.warning.getvalue() == ""  # the project is nitpicky: nothing to complain about
@@ -243,7 +258,7 @@ def test_build_without_cuda_shows_gpu_examples_with_a_note_and_no_output(
         assert "/auto_examples/gpu/plot_gpu" in listed  # still listed
 
 
-def leave_stale_output(app) -> None:
+def leave_stale_output(app: SphinxTestApp) -> None:
     """Give the GPU page output, as a build with CUDA would have left it, and keep it from re-rendering."""
     rst = app.srcdir / "auto_examples" / "gpu" / "plot_gpu.rst"
     stale = f"\n.. rst-class:: {OUTPUT_CLASS}\n\n .. code-block:: none\n\n    tensor([ 0.,  7., 14.])\n"
@@ -256,7 +271,12 @@ STALE = "shows output, yet this build had no CUDA device and did not run it"
 
 
 @pytest.mark.sphinx("html", testroot="gpu-gallery", srcdir="gpu-gallery-stale")
-def test_output_left_over_on_a_gpu_page_is_a_warning(monkeypatch, no_requirement, make_app, app_params):
+def test_output_left_over_on_a_gpu_page_is_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+    no_requirement: None,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     fake_cuda(monkeypatch, False)
     leave_stale_output(build(make_app, app_params))
     # It would contradict the note: a warning, and so an error in the strict build (-W).
@@ -267,8 +287,11 @@ def test_output_left_over_on_a_gpu_page_is_a_warning(monkeypatch, no_requirement
 
 @pytest.mark.sphinx("html", testroot="gpu-gallery", srcdir="gpu-gallery-stale-suppressed")
 def test_the_warning_about_left_over_output_can_be_suppressed(
-    monkeypatch, no_requirement, make_app, app_params
-):
+    monkeypatch: pytest.MonkeyPatch,
+    no_requirement: None,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     fake_cuda(monkeypatch, False)
     leave_stale_output(build(make_app, app_params))
     app = build(make_app, app_params, suppress_warnings=["tcdoc.gpu"])
@@ -278,7 +301,7 @@ def test_the_warning_about_left_over_output_can_be_suppressed(
     assert not_run_notes(page)  # ... and is still marked
 
 
-def test_build_requiring_gpu_without_cuda_fails_clearly(rootdir, tmp_path):
+def test_build_requiring_gpu_without_cuda_fails_clearly(rootdir: Path, tmp_path: Path) -> None:
     """sphinx-build, in a fresh process with CUDA hidden from torch whatever the machine."""
     docs = tmp_path / "docs"
     shutil.copytree(rootdir / "test-gpu-gallery", docs)
@@ -305,7 +328,7 @@ def test_build_requiring_gpu_without_cuda_fails_clearly(rootdir, tmp_path):
 
 @pytest.mark.skipif(not (BUILT_HTML / "auto_examples").is_dir(), reason="the docs are not built")
 @pytest.mark.parametrize("script", gating.gpu_examples(EXAMPLES), ids=lambda path: path.name)
-def test_built_gpu_pages_either_ran_or_say_they_did_not(script):
+def test_built_gpu_pages_either_ran_or_say_they_did_not(script: Path) -> None:
     page = BUILT_HTML / "auto_examples" / gating.GPU_FOLDER / f"{script.stem}.html"
     assert page.is_file(), f"{page} is missing: build the docs again"
     html = page.read_text(encoding="utf-8")

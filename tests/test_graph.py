@@ -12,13 +12,13 @@ def nbytes(*tensors: torch.Tensor) -> int:
     return sum(t.untyped_storage().nbytes() for t in tensors)
 
 
-def test_a_tensor_without_history_holds_nothing():
+def test_a_tensor_without_history_holds_nothing() -> None:
     x = torch.ones(3, requires_grad=True)
     assert tcdoc.graph_memory(x) == tcdoc.GraphMemory(nodes=0, storages=0, saved_bytes=0, freed=0)
     assert tcdoc.graph_memory((x * 2).detach()).nodes == 0
 
 
-def test_counts_the_inputs_a_multiplication_saves():
+def test_counts_the_inputs_a_multiplication_saves() -> None:
     w = torch.randn(5, requires_grad=True)
     x = torch.randn(5, requires_grad=True)
     report = tcdoc.graph_memory(w * x)
@@ -28,7 +28,7 @@ def test_counts_the_inputs_a_multiplication_saves():
     assert report.freed == 0
 
 
-def test_saves_only_what_a_needed_gradient_uses():
+def test_saves_only_what_a_needed_gradient_uses() -> None:
     w = torch.randn(5, requires_grad=True)
     x = torch.randn(50)[:5]
     report = tcdoc.graph_memory(w * x)  # w's gradient needs x; x needs none
@@ -36,14 +36,14 @@ def test_saves_only_what_a_needed_gradient_uses():
     assert report.saved_bytes == nbytes(x)
 
 
-def test_a_tensor_saved_twice_is_counted_once():
+def test_a_tensor_saved_twice_is_counted_once() -> None:
     x = torch.randn(7, requires_grad=True)
     report = tcdoc.graph_memory(x * x)
     assert report.storages == 1
     assert report.saved_bytes == nbytes(x)
 
 
-def test_a_saved_slice_holds_its_whole_storage():
+def test_a_saved_slice_holds_its_whole_storage() -> None:
     big = torch.randn(1000)
     w = torch.randn(10, requires_grad=True)
     report = tcdoc.graph_memory(w * big[:10])
@@ -51,7 +51,7 @@ def test_a_saved_slice_holds_its_whole_storage():
     assert report.saved_bytes > big[:10].numel() * big.element_size()
 
 
-def test_accumulating_losses_grows_the_graph_and_detaching_does_not():
+def test_accumulating_losses_grows_the_graph_and_detaching_does_not() -> None:
     w = torch.randn(4, 4, requires_grad=True)
     kept = torch.zeros(())
     cut = torch.zeros(())
@@ -66,7 +66,7 @@ def test_accumulating_losses_grows_the_graph_and_detaching_does_not():
     assert tcdoc.graph_memory(cut).nodes == 0
 
 
-def test_backward_frees_the_saved_tensors_but_the_nodes_stay():
+def test_backward_frees_the_saved_tensors_but_the_nodes_stay() -> None:
     w = torch.randn(6, requires_grad=True)
     y = (w * torch.randn(6)).sin().sum()
     before = tcdoc.graph_memory(y)
@@ -80,7 +80,7 @@ def test_backward_frees_the_saved_tensors_but_the_nodes_stay():
     assert after.freed > 0
 
 
-def test_counts_what_a_custom_function_saves():
+def test_counts_what_a_custom_function_saves() -> None:
     class Square(torch.autograd.Function):
         @staticmethod
         def forward(ctx, x):  # type: ignore[no-untyped-def]
@@ -98,7 +98,7 @@ def test_counts_what_a_custom_function_saves():
     assert report.saved_bytes == nbytes(x)
 
 
-def test_leaves_the_tensor_alone():
+def test_leaves_the_tensor_alone() -> None:
     w = torch.randn(3, requires_grad=True)
     y = w * 2
     state = (y._version, w._version, y.requires_grad, w.grad)
@@ -109,6 +109,6 @@ def test_leaves_the_tensor_alone():
 
 
 @pytest.mark.parametrize("value", [None, 1.0, [torch.ones(1)]])
-def test_rejects_what_is_not_a_tensor(value):
+def test_rejects_what_is_not_a_tensor(value: object) -> None:
     with pytest.raises(TypeError, match=r"tensor must be a torch\.Tensor, got"):
         tcdoc.graph_memory(value)

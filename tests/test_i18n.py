@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib.util
 import io
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import torch
 from babel.messages.mofile import read_mo
 from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
 
 import tcdoc
 from tcdoc._names import LABELS
@@ -18,7 +20,7 @@ from tcdoc.sphinxext._i18n import LOCALE_DIR, generated
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_tool():
+def load_tool() -> ModuleType:
     """tools/i18n.py, imported as a module (it is a script, not part of the package)."""
     spec = importlib.util.spec_from_file_location("tcdoc_i18n_tool", ROOT / "tools" / "i18n.py")
     assert spec is not None
@@ -29,11 +31,11 @@ def load_tool():
 
 
 @pytest.fixture(scope="module")
-def tool():
+def tool() -> ModuleType:
     return load_tool()
 
 
-def test_the_extension_catalogue_lists_every_word_the_extension_writes(tool):
+def test_the_extension_catalogue_lists_every_word_the_extension_writes(tool: ModuleType) -> None:
     messages = set(tool.extension_messages())
     assert set(LABELS.values()) <= messages
     assert {op.summary for op in tcdoc.operations(include_unavailable=True)} <= messages
@@ -44,7 +46,7 @@ def test_the_extension_catalogue_lists_every_word_the_extension_writes(tool):
     assert "yes: {new_bytes} new bytes" in messages
 
 
-def test_the_shipped_mo_is_the_po_compiled_and_complete(tool):
+def test_the_shipped_mo_is_the_po_compiled_and_complete(tool: ModuleType) -> None:
     assert tool.check_extension() == []
     catalog = read_mo(io.BytesIO((LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "tcdoc.mo").read_bytes()))
     assert catalog.get("yes").string == "是"
@@ -52,7 +54,7 @@ def test_the_shipped_mo_is_the_po_compiled_and_complete(tool):
     assert template.count("{environment}") == 1
 
 
-def test_every_translated_template_keeps_its_placeholders(tool):
+def test_every_translated_template_keeps_its_placeholders(tool: ModuleType) -> None:
     catalog = tool._read(tool.EXTENSION_PO)
     broken = []
     for message in catalog:
@@ -65,7 +67,7 @@ def test_every_translated_template_keeps_its_placeholders(tool):
     assert not broken, "\n".join(broken)
 
 
-def test_generated_marks_text_untranslatable_and_leaves_inline_nodes_alone():
+def test_generated_marks_text_untranslatable_and_leaves_inline_nodes_alone() -> None:
     paragraph = nodes.paragraph("", "")
     inline = nodes.inline("", "a claim")
     paragraph += inline
@@ -78,7 +80,7 @@ def test_generated_marks_text_untranslatable_and_leaves_inline_nodes_alone():
     assert "translatable" not in inline  # Sphinx would move an inline placeholder's children
 
 
-def test_answers_fill_translated_templates():
+def test_answers_fill_translated_templates() -> None:
     x = torch.ones(3, requires_grad=True)
     words = {"yes: {new_bytes} new bytes": "是, {new_bytes} 个新字节", "yes": "是"}
     answers = tcdoc.answers(tcdoc.compare(x, x.clone()), lambda text: words.get(text, text))
@@ -90,7 +92,7 @@ def test_answers_fill_translated_templates():
 # jieba, which Sphinx's Chinese search uses, leaves its dictionary file open.
 @pytest.mark.filterwarnings("ignore::ResourceWarning", "ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True, confoverrides={"language": "zh_CN"})
-def test_a_chinese_build_writes_the_extensions_words_in_chinese(app):
+def test_a_chinese_build_writes_the_extensions_words_in_chinese(app: SphinxTestApp) -> None:
     app.build()
     doctree = app.env.get_doctree("index")
     stamps = [p.astext() for p in doctree.findall(nodes.paragraph) if "tcdoc-stamp" in p["classes"]]
@@ -103,7 +105,7 @@ def test_a_chinese_build_writes_the_extensions_words_in_chinese(app):
 
 
 @pytest.mark.sphinx("gettext", testroot="facts", freshenv=True)
-def test_page_catalogues_hold_no_measured_value(app):
+def test_page_catalogues_hold_no_measured_value(app: SphinxTestApp) -> None:
     app.build()
     catalogue = (Path(app.outdir) / "index.pot").read_text(encoding="utf-8")
     assert "Measured at build time" not in catalogue
@@ -111,7 +113,7 @@ def test_page_catalogues_hold_no_measured_value(app):
     assert "Facts" in catalogue  # the page's own title is there to translate
 
 
-def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path):
+def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
     from tcdoc.sphinxext._i18n import repair_chinese_search

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import sphobjinv
@@ -12,7 +13,7 @@ import sphobjinv
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_tool():
+def _load_tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("make_inventories", ROOT / "tools" / "make_inventories.py")
     assert spec is not None
     assert spec.loader is not None
@@ -38,7 +39,7 @@ def objects(path: Path) -> list[tuple[str, str, str, str]]:
 # -- The inventories kept in the repository ----------------------------------------------------
 
 
-def test_committed_inventories_are_what_the_script_writes(tmp_path):
+def test_committed_inventories_are_what_the_script_writes(tmp_path: Path) -> None:
     written = tool.write(tmp_path)
     assert [p.name for p in written] == [project.file for project in tool.PROJECTS]
     for path in written:
@@ -49,7 +50,7 @@ def test_committed_inventories_are_what_the_script_writes(tmp_path):
         )
 
 
-def test_docs_conf_reads_every_inventory_from_the_repository():
+def test_docs_conf_reads_every_inventory_from_the_repository() -> None:
     import runpy
 
     mapping = runpy.run_path(str(ROOT / "docs" / "conf.py"))["intersphinx_mapping"]
@@ -60,7 +61,7 @@ def test_docs_conf_reads_every_inventory_from_the_repository():
         assert url == tool.BASES[project.file]
 
 
-def test_the_names_the_examples_need_are_in_the_inventories():
+def test_the_names_the_examples_need_are_in_the_inventories() -> None:
     torch_names = {o[0] for o in objects(ROOT / "docs" / "_inventories" / "torch.inv")}
     python_names = {o[0] for o in objects(ROOT / "docs" / "_inventories" / "python.inv")}
     assert {"torch.Tensor.clone", "torch.Tensor.detach", "torch.randn", "torch.no_grad"} <= torch_names
@@ -70,12 +71,12 @@ def test_the_names_the_examples_need_are_in_the_inventories():
 # -- Which names the site uses ------------------------------------------------------------------
 
 
-def test_names_in_roles_take_the_target_of_titled_references():
+def test_names_in_roles_take_the_target_of_titled_references() -> None:
     text = "{py:meth}`x.clone() <torch.Tensor.clone>`, :class:`~torch.nn.Parameter` and :py:func:`!id`"
     assert tool.names_in_roles(text) == {"torch.Tensor.clone", "torch.nn.Parameter", "id"}
 
 
-def test_names_in_code_follow_imports_and_aliases():
+def test_names_in_code_follow_imports_and_aliases() -> None:
     code = "import torch.autograd.forward_ad as fwAD\nfrom torch import nn\nimport copy\n"
     code += "fwAD.make_dual\nnn.Linear(2, 2)\ncopy.deepcopy\ntorch.no_such_name\n"
     found = tool.names_in_code(code)
@@ -84,7 +85,7 @@ def test_names_in_code_follow_imports_and_aliases():
     assert "torch.nn" not in found  # only whole chains
 
 
-def test_names_in_code_take_tensor_and_module_attributes_that_exist():
+def test_names_in_code_take_tensor_and_module_attributes_that_exist() -> None:
     found = tool.names_in_code("y = x.detach()\ny.requires_grad\nx._version\nx._base\nm.state_dict()\nd.nope")
     assert {"torch.Tensor.detach", "torch.Tensor.requires_grad", "torch.Tensor._version"} <= found
     assert "torch.nn.Module.state_dict" in found
@@ -92,7 +93,7 @@ def test_names_in_code_take_tensor_and_module_attributes_that_exist():
     assert not any(name.endswith(".nope") for name in found)
 
 
-def test_names_in_annotations_resolve_imports_strings_and_aliases():
+def test_names_in_annotations_resolve_imports_strings_and_aliases() -> None:
     code = (
         "from typing import Literal\nfrom matplotlib.axes import Axes\nimport torch\n"
         'Kind = Literal["a", "b c"]\n'
@@ -119,7 +120,7 @@ def test_names_in_annotations_resolve_imports_strings_and_aliases():
         ("None", "py:data"),
     ],
 )
-def test_each_name_gets_the_role_of_what_it_is(name, role):
+def test_each_name_gets_the_role_of_what_it_is(name: str, role: str) -> None:
     assert tool.role(name) == role
 
 
@@ -142,7 +143,7 @@ GENERATED = [
 
 
 @pytest.mark.parametrize("name", GENERATED)
-def test_generated_pages(name):
+def test_generated_pages(name: str) -> None:
     assert official_url(name) == f"{TORCH_DOCS}generated/{name}.html#{name}"
 
 
@@ -168,7 +169,7 @@ def test_generated_pages(name):
         ("torch.Tensor._version", "notes/autograd.html#in-place-correctness-checks"),
     ],
 )
-def test_torch_pages_with_their_own_layout(name, page):
+def test_torch_pages_with_their_own_layout(name: str, page: str) -> None:
     assert official_url(name) == TORCH_DOCS + page
 
 
@@ -185,17 +186,17 @@ def test_torch_pages_with_their_own_layout(name, page):
         ("RuntimeError", "library/exceptions.html#RuntimeError"),
     ],
 )
-def test_python_pages(name, page):
+def test_python_pages(name: str, page: str) -> None:
     assert official_url(name) == PYTHON_DOCS + page
 
 
-def test_matplotlib_classes_are_addressed_by_their_public_name():
+def test_matplotlib_classes_are_addressed_by_their_public_name() -> None:
     public = "https://matplotlib.org/stable/api/_as_gen/matplotlib.axes.Axes.html#matplotlib.axes.Axes"
     assert official_url("matplotlib.axes.Axes") == public
     assert official_url("matplotlib.axes._axes.Axes") == public  # where autodoc finds it
 
 
-def test_numpy_functions():
+def test_numpy_functions() -> None:
     assert (
         official_url("numpy.zeros")
         == "https://numpy.org/doc/stable/reference/generated/numpy.zeros.html#numpy.zeros"
@@ -214,10 +215,10 @@ def test_numpy_functions():
         "torch.multiprocessing.get_context",  # Python's, re-exported
     ],
 )
-def test_unknown_foreign_or_undocumented_names_get_no_address(name):
+def test_unknown_foreign_or_undocumented_names_get_no_address(name: str) -> None:
     assert official_url(name) is None
 
 
-def test_rejects_non_strings():
+def test_rejects_non_strings() -> None:
     with pytest.raises(TypeError, match="name must be a str, got int"):
-        official_url(3)  # type: ignore[arg-type]
+        official_url(3)

@@ -14,7 +14,7 @@ MODULE_OPS = [op.name for op in tcdoc.module_operations()]
 
 
 @pytest.mark.parametrize("name", MODULE_OPS)
-def test_every_module_row_agrees_with_what_the_objects_do(name):
+def test_every_module_row_agrees_with_what_the_objects_do(name: str) -> None:
     row = tcdoc.probe_module(name)
     assert row.error is None
     report = row.properties
@@ -66,7 +66,7 @@ def test_every_module_row_agrees_with_what_the_objects_do(name):
     assert report.shares_storage == shared
 
 
-def test_module_answers_in_words():
+def test_module_answers_in_words() -> None:
     to_float64 = tcdoc.probe_module("module_to_float64").properties
     answers = tcdoc.module_answers(to_float64)
     assert answers["new_object"] == "no: it is the model itself"
@@ -79,7 +79,7 @@ def test_module_answers_in_words():
         tcdoc.module_answers(to_float64, "layer")
 
 
-def test_the_model_is_built_without_touching_the_callers_random_state():
+def test_the_model_is_built_without_touching_the_callers_random_state() -> None:
     torch.manual_seed(1)
     expected = torch.rand(3)
     torch.manual_seed(1)
@@ -87,7 +87,7 @@ def test_the_model_is_built_without_touching_the_callers_random_state():
     assert torch.equal(torch.rand(3), expected)
 
 
-def test_module_names_are_the_registry_names_and_unknown_ones_are_refused():
+def test_module_names_are_the_registry_names_and_unknown_ones_are_refused() -> None:
     from tcdoc._names import MODULE_OPERATION_NAMES
 
     names = tuple(op.name for op in tcdoc.module_operations(include_unavailable=True))
@@ -103,7 +103,7 @@ def test_module_names_are_the_registry_names_and_unknown_ones_are_refused():
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message shown without CUDA")
-def test_a_cuda_module_operation_without_cuda_is_a_clear_error():
+def test_a_cuda_module_operation_without_cuda_is_a_clear_error() -> None:
     assert "module_to_cuda" not in MODULE_OPS
     with pytest.raises(ValueError, match="module_to_cuda needs CUDA"):
         tcdoc.probe_module("module_to_cuda")

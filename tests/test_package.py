@@ -31,17 +31,17 @@ def imports_torch(code: str) -> bool:
         "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--version'])\nexcept SystemExit:\n    pass",
     ],
 )
-def test_tools_that_need_no_measurement_do_not_import_torch(code):
+def test_tools_that_need_no_measurement_do_not_import_torch(code: str) -> None:
     if not gating.cpu_only_torch() and "gpu_examples_execute" in code:
         pytest.skip("with a CUDA build of torch, the GPU decision must ask torch")
     assert not imports_torch(code)
 
 
-def test_a_public_name_brings_torch_with_it():
+def test_a_public_name_brings_torch_with_it() -> None:
     assert imports_torch("import tcdoc; tcdoc.compare")
 
 
-def test_every_public_name_is_there_and_documented_under_the_package():
+def test_every_public_name_is_there_and_documented_under_the_package() -> None:
     for name in tcdoc.__all__:
         value = getattr(tcdoc, name)
         if callable(value):
@@ -49,14 +49,14 @@ def test_every_public_name_is_there_and_documented_under_the_package():
     assert set(tcdoc.__all__) <= set(dir(tcdoc))
 
 
-def test_from_import_star_gives_the_public_names():
+def test_from_import_star_gives_the_public_names() -> None:
     namespace: dict[str, object] = {}
     exec("from tcdoc import *", namespace)
     assert namespace["compare"] is tcdoc.compare
     assert namespace["Matrix"] is tcdoc.Matrix
 
 
-def test_a_result_pickled_here_loads_in_a_fresh_interpreter():
+def test_a_result_pickled_here_loads_in_a_fresh_interpreter() -> None:
     import torch
 
     x = torch.ones(2, requires_grad=True)
@@ -66,7 +66,7 @@ def test_a_result_pickled_here_loads_in_a_fresh_interpreter():
     assert done.stdout.strip() == "True"
 
 
-def test_an_unknown_name_is_an_attribute_error_naming_it():
+def test_an_unknown_name_is_an_attribute_error_naming_it() -> None:
     with pytest.raises(AttributeError, match="module 'tcdoc' has no attribute 'clone_everything'"):
         tcdoc.clone_everything  # noqa: B018 - the lookup is the test
 
@@ -97,7 +97,9 @@ def imported_packages(path: Path) -> set[str]:
         ("matplotlib", ("draw/_render.py", "bench/_plot.py")),
     ],
 )
-def test_heavy_dependencies_are_imported_only_in_their_folder(dependency, allowed):
+def test_heavy_dependencies_are_imported_only_in_their_folder(
+    dependency: str, allowed: tuple[str, ...]
+) -> None:
     modules = sorted(PACKAGE.rglob("*.py"))
     assert len(modules) > 20
     importers = {
@@ -108,7 +110,7 @@ def test_heavy_dependencies_are_imported_only_in_their_folder(dependency, allowe
     assert not strays, f"{dependency} is imported outside {allowed}: {sorted(strays)}"
 
 
-def test_there_is_one_sphinx_setup():
+def test_there_is_one_sphinx_setup() -> None:
     setups = [
         path.relative_to(PACKAGE).as_posix()
         for path in sorted(PACKAGE.rglob("*.py"))
@@ -120,7 +122,7 @@ def test_there_is_one_sphinx_setup():
     assert setups == ["sphinxext/__init__.py"]
 
 
-def test_the_core_and_gating_import_no_sphinx_and_no_matplotlib():
+def test_the_core_and_gating_import_no_sphinx_and_no_matplotlib() -> None:
     code = (
         "import tcdoc, tcdoc.gating, tcdoc.draw, tcdoc.bench, tcdoc.cli\n"
         "tcdoc.compare; tcdoc.draw.diagram; tcdoc.bench.run\n"

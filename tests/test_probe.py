@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sys
 import warnings
+from typing import Any
 
 import pytest
 import torch
@@ -61,7 +62,7 @@ def has_version_counter(tensor: torch.Tensor) -> bool:
 
 
 @pytest.mark.parametrize(("operation", "scenario"), CELLS)
-def test_every_cell_agrees_with_ground_truth(operation, scenario):
+def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> None:
     """Check the report against what the objects do when written to and differentiated."""
     row = tcdoc.probe(operation, scenario)
     if row.error is not None:
@@ -143,7 +144,7 @@ def test_every_cell_agrees_with_ground_truth(operation, scenario):
             result.detach().mul_(1)
 
 
-def test_probe_records_errors_instead_of_raising():
+def test_probe_records_errors_instead_of_raising() -> None:
     row = tcdoc.probe("deepcopy", "non_leaf")
     assert row.properties is None
     assert row.error is not None
@@ -151,7 +152,7 @@ def test_probe_records_errors_instead_of_raising():
     assert "leaves" in row.error.message
 
 
-def test_probe_records_warnings():
+def test_probe_records_warnings() -> None:
     row = tcdoc.probe("torch_tensor", "leaf_requires_grad")
     assert row.properties is not None
     assert [w.category for w in row.warnings] == ["UserWarning"]
@@ -159,7 +160,7 @@ def test_probe_records_warnings():
     assert tcdoc.probe("detach_clone", "leaf_requires_grad").warnings == ()
 
 
-def test_probe_leaves_the_source_untouched():
+def test_probe_leaves_the_source_untouched() -> None:
     kept = []
 
     def build(device: torch.device) -> torch.Tensor:
@@ -189,25 +190,27 @@ def test_probe_leaves_the_source_untouched():
         (3, "non_leaf", TypeError, "operation name must be a str, got int"),
     ],
 )
-def test_probe_rejects_unknown_names(operation, scenario, error, message):
+def test_probe_rejects_unknown_names(
+    operation: str, scenario: str, error: type[Exception], message: str
+) -> None:
     with pytest.raises(error, match=message):
         tcdoc.probe(operation, scenario)
 
 
-def test_probe_rejects_unknown_devices():
+def test_probe_rejects_unknown_devices() -> None:
     with pytest.raises(ValueError, match="device must be 'cpu' or 'cuda', got 'tpu'"):
         tcdoc.probe("clone", "no_grad", device="tpu")
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message shown without CUDA")
-def test_cuda_without_cuda_is_a_clear_error():
+def test_cuda_without_cuda_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="no CUDA device"):
         tcdoc.matrix(device="cuda")
     assert "cuda" not in [op.name for op in tcdoc.operations()]
     assert "cuda" in [op.name for op in tcdoc.operations(include_unavailable=True)]
 
 
-def test_registry_has_every_required_name():
+def test_registry_has_every_required_name() -> None:
     required_ops = {
         "clone", "detach", "detach_clone", "clone_detach", "deepcopy", "copy", "data", "torch_tensor",
         "new_tensor", "as_tensor", "to_same_dtype", "to_float64", "to_copy", "contiguous", "view",
@@ -230,7 +233,7 @@ def test_registry_has_every_required_name():
     assert len(names) == len(set(names))
 
 
-def test_scenarios_build_what_they_say():
+def test_scenarios_build_what_they_say() -> None:
     cpu = torch.device("cpu")
     assert tcdoc.get_scenario("leaf_requires_grad").build(cpu).is_leaf
     assert not tcdoc.get_scenario("non_leaf").build(cpu).is_leaf
@@ -257,7 +260,7 @@ def test_scenarios_build_what_they_say():
     assert tcdoc.get_scenario("no_grad").build(cpu)._base is None
 
 
-def test_the_registry_meets_the_reference_goal_and_groups_it():
+def test_the_registry_meets_the_reference_goal_and_groups_it() -> None:
     from tcdoc._names import FAMILIES, SCENARIO_GROUPS
 
     assert len(tcdoc.operations()) >= 40
@@ -270,7 +273,7 @@ def test_the_registry_meets_the_reference_goal_and_groups_it():
         tcdoc.Scenario("x", "x", lambda device: torch.ones(1), group="odd")
 
 
-def test_error_messages_are_words_without_terminal_codes():
+def test_error_messages_are_words_without_terminal_codes() -> None:
     for row in tcdoc.matrix().rows:
         if row.error is not None:
             assert "\x1b" not in row.error.message, row
@@ -279,7 +282,7 @@ def test_error_messages_are_words_without_terminal_codes():
 # -- The matrix, its JSON and diff -----------------------------------------------------------
 
 
-def test_matrix_covers_every_operation_and_scenario():
+def test_matrix_covers_every_operation_and_scenario() -> None:
     m = tcdoc.matrix()
     assert len(m.rows) == len(tcdoc.operations()) * len(tcdoc.scenarios())
     assert m.environment.torch == torch.__version__
@@ -288,7 +291,7 @@ def test_matrix_covers_every_operation_and_scenario():
         m.get("clone", "nowhere")
 
 
-def test_json_round_trip():
+def test_json_round_trip() -> None:
     m = tcdoc.matrix()
     text = json.dumps(m.to_json())
     data = json.loads(text)
@@ -299,7 +302,7 @@ def test_json_round_trip():
     assert tcdoc.Matrix.from_json(data) == m
 
 
-def test_json_has_null_exactly_where_there_was_nothing_to_copy():
+def test_json_has_null_exactly_where_there_was_nothing_to_copy() -> None:
     data = tcdoc.matrix().to_json()
     for row in data["rows"]:
         if row["properties"] is None:
@@ -318,7 +321,7 @@ def test_json_has_null_exactly_where_there_was_nothing_to_copy():
         assert (values["same_strides"] is None) == (source.layout != torch.strided), row
 
 
-def schema_2(matrix: tcdoc.Matrix) -> dict:
+def schema_2(matrix: tcdoc.Matrix) -> dict[str, Any]:
     """Write ``matrix`` as schema 2 did: none of the schema-3 fields, no module rows."""
     from tcdoc._probe import SCHEMA_3_FIELDS
 
@@ -332,7 +335,7 @@ def schema_2(matrix: tcdoc.Matrix) -> dict:
     return data
 
 
-def schema_1(matrix: tcdoc.Matrix) -> dict:
+def schema_1(matrix: tcdoc.Matrix) -> dict[str, Any]:
     """Write ``matrix`` as tcdoc 0.x did: schema 1, no ``not_run``, False for "does not apply"."""
     data = schema_2(matrix)
     data["schema"] = 1
@@ -344,7 +347,7 @@ def schema_1(matrix: tcdoc.Matrix) -> dict:
     return data
 
 
-def test_schema_1_is_read_and_written_back_as_it_was():
+def test_schema_1_is_read_and_written_back_as_it_was() -> None:
     data = schema_1(tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"]))
     old = tcdoc.Matrix.from_json(data)
     assert old.schema == 1
@@ -353,7 +356,7 @@ def test_schema_1_is_read_and_written_back_as_it_was():
     assert old.to_json() == data
 
 
-def test_schema_2_is_read_without_what_it_did_not_measure():
+def test_schema_2_is_read_without_what_it_did_not_measure() -> None:
     new = tcdoc.matrix(["clone", "tolist", "state_dict"], ["no_grad", "inference"])
     data = schema_2(new)
     old = tcdoc.Matrix.from_json(data)
@@ -366,7 +369,7 @@ def test_schema_2_is_read_without_what_it_did_not_measure():
         tcdoc.Matrix.from_json(data)
 
 
-def test_module_rows_round_trip_and_diff():
+def test_module_rows_round_trip_and_diff() -> None:
     m = tcdoc.matrix(["state_dict", "module_to_float64"], [])
     assert m.rows == ()
     assert tcdoc.Matrix.from_json(json.loads(json.dumps(m.to_json()))) == m
@@ -378,7 +381,7 @@ def test_module_rows_round_trip_and_diff():
         m.get_module("nope")
 
 
-def test_diff_against_schema_1_does_not_count_no_against_not_applicable():
+def test_diff_against_schema_1_does_not_count_no_against_not_applicable() -> None:
     new = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "leaf_requires_grad"])
     old = tcdoc.Matrix.from_json(schema_1(new))
     assert tcdoc.diff(old, new) == ()
@@ -413,12 +416,12 @@ def test_diff_against_schema_1_does_not_count_no_against_not_applicable():
         ),
     ],
 )  # fmt: skip
-def test_from_json_rejects_malformed_data(data, message):
+def test_from_json_rejects_malformed_data(data: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         tcdoc.Matrix.from_json(data)
 
 
-def test_diff_lists_changed_cells_only():
+def test_diff_lists_changed_cells_only() -> None:
     old = tcdoc.matrix(["clone", "detach"], ["no_grad", "non_leaf"])
     assert tcdoc.diff(old, old) == ()
     row = old.get("detach", "no_grad")
@@ -430,13 +433,13 @@ def test_diff_lists_changed_cells_only():
     assert (change.operation, change.field, change.old, change.new) == ("clone", "row", "present", None)
 
 
-def replace_outcome(matrix: tcdoc.Matrix, operation: str, scenario: str, outcome) -> tcdoc.Matrix:
+def replace_outcome(matrix: tcdoc.Matrix, operation: str, scenario: str, outcome: Any) -> tcdoc.Matrix:
     row = matrix.get(operation, scenario)
     changed = dataclasses.replace(row, outcome=outcome)
     return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
 
 
-def test_a_cell_that_starts_or_stops_raising_is_one_change():
+def test_a_cell_that_starts_or_stops_raising_is_one_change() -> None:
     old = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"])
     error = tcdoc.ErrorInfo("RuntimeError", "no more clones")
     new = replace_outcome(old, "clone", "no_grad", error)
@@ -449,7 +452,7 @@ def test_a_cell_that_starts_or_stops_raising_is_one_change():
     assert (field, new_words) == ("error", "RuntimeError: other words")
 
 
-def test_a_cell_not_run_is_one_change_not_one_per_field():
+def test_a_cell_not_run_is_one_change_not_one_per_field() -> None:
     old = tcdoc.matrix(["numpy_roundtrip"], ["no_grad", "leaf_requires_grad"])
     new = replace_outcome(old, "numpy_roundtrip", "no_grad", tcdoc.NotRun("needs numpy"))
     assert tcdoc.diff(old, new) == (
@@ -457,7 +460,7 @@ def test_a_cell_not_run_is_one_change_not_one_per_field():
     )
 
 
-def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch):
+def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
     row = tcdoc.probe("numpy_roundtrip", "no_grad")
     assert row.outcome == tcdoc.NotRun("needs numpy")
@@ -470,6 +473,6 @@ def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch):
     assert tcdoc.Matrix.from_json(data).rows[0].not_run == tcdoc.NotRun("needs numpy")
 
 
-def test_operations_that_need_a_package_say_so():
+def test_operations_that_need_a_package_say_so() -> None:
     needing = {op.name: op.needs for op in tcdoc.operations(include_unavailable=True) if op.needs}
     assert needing == {"numpy_roundtrip": ("numpy",), "numpy_direct": ("numpy",)}

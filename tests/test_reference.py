@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MATRIX_PAGES = ROOT / "docs" / "reference" / "matrix"
 
 
-def test_each_family_has_its_matrix_page_in_the_toctree():
+def test_each_family_has_its_matrix_page_in_the_toctree() -> None:
     pages = {page.stem: page.read_text(encoding="utf-8") for page in MATRIX_PAGES.glob("*.md")}
     assert set(pages) == set(FAMILIES)
     for family, text in pages.items():
@@ -31,7 +31,7 @@ def conf_operation_docs() -> dict[str, str]:
     raise AssertionError("docs/conf.py sets no tcdoc_operation_docs")
 
 
-def test_every_operation_links_to_a_page_that_shows_it():
+def test_every_operation_links_to_a_page_that_shows_it() -> None:
     docs = conf_operation_docs()
     assert set(docs) == {*OPERATION_NAMES, *MODULE_OPERATION_NAMES}
     for name, docname in docs.items():
@@ -42,7 +42,7 @@ def test_every_operation_links_to_a_page_that_shows_it():
             assert (ROOT / "docs" / f"{docname}.md").is_file(), (name, docname)
 
 
-def test_the_new_examples_use_only_torch_and_tcdoc_and_draw_their_point():
+def test_the_new_examples_use_only_torch_and_tcdoc_and_draw_their_point() -> None:
     for name in ("plot_20_inference_mode", "plot_21_indexing_views", "plot_22_module_to"):
         source = (ROOT / "examples" / f"{name}.py").read_text(encoding="utf-8")
         imported = {
@@ -58,7 +58,7 @@ def test_the_new_examples_use_only_torch_and_tcdoc_and_draw_their_point():
         assert source.count("# %%") >= 6
 
 
-def test_every_special_scenario_has_a_section_on_the_look_alikes_page():
+def test_every_special_scenario_has_a_section_on_the_look_alikes_page() -> None:
     page = (ROOT / "docs" / "explanation" / "look-alikes.md").read_text(encoding="utf-8")
     special = [s.name for s in tcdoc.scenarios() if s.group == "special"]
     shown = set(re.findall(r":scenarios: (\w+)\n", page))

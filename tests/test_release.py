@@ -18,11 +18,11 @@ VERSION = PYPROJECT["project"]["version"]
 WORKFLOW = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8"))
 
 
-def test_the_package_reports_the_version_of_pyproject():
+def test_the_package_reports_the_version_of_pyproject() -> None:
     assert tcdoc.__version__ == VERSION
 
 
-def test_no_other_file_spells_the_version():
+def test_no_other_file_spells_the_version() -> None:
     tracked = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
@@ -38,7 +38,7 @@ def test_no_other_file_spells_the_version():
     assert not spelled, f"{spelled} spell the version {VERSION!r}; read tcdoc.__version__ instead"
 
 
-def test_workflow_publishes_only_version_tags():
+def test_workflow_publishes_only_version_tags() -> None:
     triggers = WORKFLOW[True]  # YAML reads the key `on` as True
     assert triggers["push"] == {"tags": ["v*"]}
     publish = WORKFLOW["jobs"]["publish"]
@@ -46,7 +46,7 @@ def test_workflow_publishes_only_version_tags():
     assert "github.event_name == 'push'" in publish["if"]
 
 
-def test_workflow_publishes_through_trusted_publishing_after_the_checks():
+def test_workflow_publishes_through_trusted_publishing_after_the_checks() -> None:
     jobs = WORKFLOW["jobs"]
     publish = jobs["publish"]
     assert publish["needs"] == "build"
@@ -60,11 +60,11 @@ def test_workflow_publishes_through_trusted_publishing_after_the_checks():
     assert WORKFLOW["permissions"] == {"contents": "read"}  # the default for every other job
 
 
-def test_workflow_installs_the_cpu_build_of_torch():
+def test_workflow_installs_the_cpu_build_of_torch() -> None:
     assert "download.pytorch.org/whl/cpu" in WORKFLOW["env"]["TCDOC_TORCH"]
 
 
-def test_the_sdist_holds_what_its_tests_and_docs_read():
+def test_the_sdist_holds_what_its_tests_and_docs_read() -> None:
     include = PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
     for needed in ("tools/", "CHANGES.md", "CONTRIBUTING.md", "docs/", "examples/", "tests/"):
         assert needed in include

@@ -37,45 +37,45 @@ def targets(candidates: list[dict[str, object]]) -> list[str]:
 TENSOR = candidate("torch", "Tensor")
 
 
-def test_a_method_of_a_variable_gets_its_class_as_first_candidate():
+def test_a_method_of_a_variable_gets_its_class_as_first_candidate() -> None:
     found = with_attribute_candidates(
         {"x": [TENSOR], "x.clone": [candidate("builtins", "builtin_function_or_method")]}
     )
     assert targets(found["x.clone"]) == ["torch.Tensor.clone", "builtins.builtin_function_or_method"]
 
 
-def test_an_attribute_beats_the_type_of_its_value():
+def test_an_attribute_beats_the_type_of_its_value() -> None:
     # sphinx-gallery offers bool for y.is_leaf, the type of its value; the attribute's own page comes first.
     found = with_attribute_candidates({"y": [TENSOR], "y.is_leaf": [candidate("builtins", "bool")]})
     assert targets(found["y.is_leaf"])[0] == "torch.Tensor.is_leaf"
 
 
-def test_what_sphinx_gallery_found_itself_stays_first():
+def test_what_sphinx_gallery_found_itself_stays_first() -> None:
     linear = candidate("torch.nn", "Linear", is_class=True)
     found = with_attribute_candidates({"nn": [candidate("torch", "nn")], "nn.Linear": [linear]})
     assert found["nn.Linear"][0] == linear
 
 
-def test_a_chain_gets_its_shorter_prefixes():
+def test_a_chain_gets_its_shorter_prefixes() -> None:
     found = with_attribute_candidates({"y": [TENSOR], "y.grad_fn.name": []})
     assert targets(found["y.grad_fn"]) == ["torch.Tensor.grad_fn"]
     assert targets(found["y.grad_fn.name"]) == ["torch.Tensor.grad_fn.name"]
 
 
-def test_names_without_a_known_variable_and_explicit_references_are_left_alone():
+def test_names_without_a_known_variable_and_explicit_references_are_left_alone() -> None:
     explicit = candidate("tcdoc", "compare", is_explicit=True)
     names = {"tcdoc.compare": [explicit], "z.clone": [], "tcdoc": [explicit]}
     assert with_attribute_candidates(names) == names
 
 
-def test_adding_twice_changes_nothing_and_the_input_is_not_changed():
+def test_adding_twice_changes_nothing_and_the_input_is_not_changed() -> None:
     names = {"x": [TENSOR], "x.clone": []}
     once = with_attribute_candidates(names)
     assert names == {"x": [TENSOR], "x.clone": []}
     assert with_attribute_candidates(once) == once
 
 
-def test_candidates_must_be_a_dict():
+def test_candidates_must_be_a_dict() -> None:
     with pytest.raises(TypeError, match="names must be a dict of candidate lists, got list"):
         with_attribute_candidates([])  # type: ignore[arg-type]
 
@@ -107,11 +107,11 @@ def srcdir(tmp_path: Path) -> Path:
         ("index", None),  # not a gallery page
     ],
 )
-def test_gallery_pages_come_from_the_example_scripts(srcdir, pagename, source):
+def test_gallery_pages_come_from_the_example_scripts(srcdir: Path, pagename: str, source: str | None) -> None:
     assert gallery_source(srcdir, CONF, pagename) == source
 
 
-def test_a_single_gallery_may_be_given_as_strings(srcdir):
+def test_a_single_gallery_may_be_given_as_strings(srcdir: Path) -> None:
     conf = {"examples_dirs": "../examples", "gallery_dirs": "auto_examples"}
     assert gallery_source(srcdir, conf, "auto_examples/plot_a") == "../examples/plot_a.py"
 
@@ -134,7 +134,7 @@ def sitemap(docs: Path) -> list[str]:
 
 # sphinx-sitemap reads BuildEnvironment.app, which Sphinx 9 deprecates.
 @pytest.mark.filterwarnings("ignore:.*BuildEnvironment.app")
-def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path):
+def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "conf.py").write_text(
@@ -166,7 +166,7 @@ def code_and_prose(docs: Path) -> Path:
     return docs / "_build"
 
 
-def test_only_pages_with_code_load_the_copy_script_and_the_highlighting_styles(tmp_path):
+def test_only_pages_with_code_load_the_copy_script_and_the_highlighting_styles(tmp_path: Path) -> None:
     out = code_and_prose(tmp_path / "docs")
     build(tmp_path / "docs")
     assert (out / "_static" / "tcdoc-copy.js").is_file()
@@ -179,7 +179,9 @@ def test_only_pages_with_code_load_the_copy_script_and_the_highlighting_styles(t
     assert "tcdoc-a11y.js" in prose  # every page: code is not the only thing that scrolls
 
 
-def test_the_highlighting_styles_keep_the_tokens_of_every_page_even_after_a_partial_build(tmp_path):
+def test_the_highlighting_styles_keep_the_tokens_of_every_page_even_after_a_partial_build(
+    tmp_path: Path,
+) -> None:
     docs = tmp_path / "docs"
     out = code_and_prose(docs)
     build(docs)
@@ -194,11 +196,11 @@ def test_the_highlighting_styles_keep_the_tokens_of_every_page_even_after_a_part
     assert ".highlight .kn{" in css  # index.html, not written again, still needs it
 
 
-def test_a_rule_that_styles_a_used_token_among_others_stays():
+def test_a_rule_that_styles_a_used_token_among_others_stays() -> None:
     css = ".highlight .gd, .highlight .k{color: red}.highlight .gd, .highlight .gi{color: blue}"
     assert without_unused_token_styles(css, {"k"}) == ".highlight .gd, .highlight .k{color: red}"
 
 
-def test_rules_that_style_no_token_stay_whatever_is_used():
+def test_rules_that_style_no_token_stay_whatever_is_used() -> None:
     css = ".highlight{background: #fff}.highlight pre{line-height: 1}.highlight td.linenos .special{color: x}"
     assert without_unused_token_styles(css, set()) == css

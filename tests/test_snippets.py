@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
 
 import tcdoc
 from tcdoc.sphinxext._snippets import SnippetError, run_snippet
@@ -11,29 +15,31 @@ from tcdoc.sphinxext._snippets import SnippetError, run_snippet
 # -- run_snippet ---------------------------------------------------------------------------------
 
 
-def test_shows_prints_then_last_value():
+def test_shows_prints_then_last_value() -> None:
     result = run_snippet("print('hi')\nvalue = 2\nvalue * 3", {})
     assert result.output == "hi\n6"
     assert result.raised is None
 
 
-def test_none_and_statements_show_nothing():
+def test_none_and_statements_show_nothing() -> None:
     assert run_snippet("x = 1", {}).output == ""
     assert run_snippet("None", {}).output == ""
 
 
-def test_namespace_carries_over():
+def test_namespace_carries_over() -> None:
     namespace: dict[str, object] = {}
     run_snippet("x = 41", namespace)
     assert run_snippet("x + 1", namespace).output == "42"
 
 
-def test_warnings_from_the_snippet_are_shown_every_time():
+def test_warnings_from_the_snippet_are_shown_every_time() -> None:
     code = "import warnings\nfor _ in range(2):\n    warnings.warn('careful', UserWarning)"
     assert run_snippet(code, {}).output == "UserWarning: careful\nUserWarning: careful"
 
 
-def test_warnings_raised_inside_libraries_are_left_out(tmp_path, monkeypatch):
+def test_warnings_raised_inside_libraries_are_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "noisy_module_for_test.py").write_text(
         "import warnings\nwarnings.warn('inside', UserWarning)\n"
     )
@@ -41,23 +47,23 @@ def test_warnings_raised_inside_libraries_are_left_out(tmp_path, monkeypatch):
     assert run_snippet("import noisy_module_for_test\n1", {}).output == "1"
 
 
-def test_expected_exception_is_shown():
+def test_expected_exception_is_shown() -> None:
     result = run_snippet("print('before')\n[][1]", {}, raises="IndexError")
     assert result.output == "before\nIndexError: list index out of range"
     assert result.raised == "IndexError"
 
 
-def test_unexpected_exception_is_an_error_with_the_traceback():
+def test_unexpected_exception_is_an_error_with_the_traceback() -> None:
     with pytest.raises(SnippetError, match=r"the snippet raised:(.|\n)*ZeroDivisionError"):
         run_snippet("1 / 0", {})
 
 
-def test_wrong_exception_is_an_error():
+def test_wrong_exception_is_an_error() -> None:
     with pytest.raises(SnippetError, match="expected KeyError"):
         run_snippet("1 / 0", {}, raises="KeyError")
 
 
-def test_missing_exception_is_an_error():
+def test_missing_exception_is_an_error() -> None:
     with pytest.raises(SnippetError, match="expected to raise KeyError, and did not"):
         run_snippet("1", {}, raises="KeyError")
 
@@ -66,7 +72,7 @@ def test_missing_exception_is_an_error():
     ("code", "namespace", "message"),
     [(3, {}, "code must be a str, got int"), ("1", [], "namespace must be a dict, got list")],
 )
-def test_bad_arguments(code, namespace, message):
+def test_bad_arguments(code: Any, namespace: Any, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         run_snippet(code, namespace)
 
@@ -74,14 +80,14 @@ def test_bad_arguments(code, namespace, message):
 # -- the directives, in a real Sphinx build (tests/roots/test-snippets and the like) -------------
 
 
-def code_and_output(app) -> list[tuple[str, str]]:
+def code_and_output(app: SphinxTestApp) -> list[tuple[str, str]]:
     """Each literal block of the page: ("code" or "output", its text)."""
     blocks = app.env.get_doctree("index").findall(nodes.literal_block)
     return [("output" if "tcdoc-run-output" in b["classes"] else "code", b.astext()) for b in blocks]
 
 
 @pytest.mark.sphinx("html", testroot="snippets", freshenv=True)
-def test_run_directive_renders_code_and_real_output(app):
+def test_run_directive_renders_code_and_real_output(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     shown = code_and_output(app)
@@ -96,7 +102,7 @@ def test_run_directive_renders_code_and_real_output(app):
 
 
 @pytest.mark.sphinx("html", testroot="snippet-error", freshenv=True)
-def test_run_directive_fails_the_build_on_an_unexpected_error(app):
+def test_run_directive_fails_the_build_on_an_unexpected_error(app: SphinxTestApp) -> None:
     app.build()
     warnings = app.warning.getvalue()
     assert "tcdoc-run: the snippet raised" in warnings
@@ -105,13 +111,13 @@ def test_run_directive_fails_the_build_on_an_unexpected_error(app):
 
 
 @pytest.mark.sphinx("html", testroot="snippet-continue", freshenv=True)
-def test_continue_needs_an_earlier_snippet(app):
+def test_continue_needs_an_earlier_snippet(app: SphinxTestApp) -> None:
     app.build()
     assert "needs an earlier tcdoc-run snippet" in app.warning.getvalue()
 
 
 @pytest.mark.sphinx("html", testroot="properties", freshenv=True)
-def test_properties_directive_renders_chosen_fields(app):
+def test_properties_directive_renders_chosen_fields(app: SphinxTestApp) -> None:
     app.build()
     warnings = app.warning.getvalue()
     assert "unknown: ['no_such_field']" in warnings

@@ -9,17 +9,23 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import torch
 from docutils import nodes
 from sphinx.errors import ConfigError
+from sphinx.testing.util import SphinxTestApp
 
 import tcdoc
 import tcdoc.sphinxext
 from tcdoc import gating
 from tcdoc.sphinxext import run_command
+
+if TYPE_CHECKING:
+    from sphinx.testing.fixtures import _app_params
 
 # -- Helpers -------------------------------------------------------------------------------------
 
@@ -43,7 +49,7 @@ def with_class(doctree: nodes.Node, cls: type[nodes.Element], name: str) -> list
     return [node for node in doctree.findall(cls) if name in node["classes"]]
 
 
-def resolved(app, docname: str = "index") -> nodes.document:
+def resolved(app: SphinxTestApp, docname: str = "index") -> nodes.document:
     """The doctree of ``docname`` with its references resolved, as the builder writes it."""
     # Sphinx 9 wants the build's tags here; Sphinx 8.1 does not know the argument.
     accepts_tags = "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters
@@ -63,14 +69,14 @@ def external_links(doctree: nodes.Node) -> dict[str, str]:
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_builds_without_warnings(app):
+def test_builds_without_warnings(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     assert (app.outdir / "index.html").is_file()
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_summary_shows_the_measured_answers(app):
+def test_summary_shows_the_measured_answers(app: SphinxTestApp) -> None:
     app.build()
     (table,) = tables(app.env.get_doctree("index"), "tcdoc-summary")
     assert header(table) == ["y =", *tcdoc.QUESTIONS.values()]
@@ -86,7 +92,7 @@ def test_summary_shows_the_measured_answers(app):
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_summary_names_its_source_and_the_build(app):
+def test_summary_names_its_source_and_the_build(app: SphinxTestApp) -> None:
     app.build()
     doctree = app.env.get_doctree("index")
     captions = [p.astext() for p in doctree.findall(nodes.paragraph)]
@@ -97,7 +103,7 @@ def test_summary_names_its_source_and_the_build(app):
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_matrix_lists_errors_and_warnings_verbatim(app):
+def test_matrix_lists_errors_and_warnings_verbatim(app: SphinxTestApp) -> None:
     app.build()
     doctree = app.env.get_doctree("index")
     sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
@@ -119,7 +125,7 @@ def test_matrix_lists_errors_and_warnings_verbatim(app):
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_matrix_spans_a_raising_scenario_over_its_column(app):
+def test_matrix_spans_a_raising_scenario_over_its_column(app: SphinxTestApp) -> None:
     app.build()
     deepcopy = next(
         s for s in app.env.get_doctree("index").findall(nodes.section) if "matrix-deepcopy" in s["ids"]
@@ -132,7 +138,7 @@ def test_matrix_spans_a_raising_scenario_over_its_column(app):
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_roles_show_single_facts(app):
+def test_roles_show_single_facts(app: SphinxTestApp) -> None:
     app.build()
     doctree = app.env.get_doctree("index")
     facts = [node.astext() for node in with_class(doctree, nodes.literal, "tcdoc-fact")]
@@ -149,7 +155,7 @@ def test_roles_show_single_facts(app):
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
-def test_scenarios_directive_lists_every_scenario(app):
+def test_scenarios_directive_lists_every_scenario(app: SphinxTestApp) -> None:
     app.build()
     lists = app.env.get_doctree("index").findall(nodes.bullet_list)
     # The matrix lists its errors and warnings in bullet lists of its own sections.
@@ -162,7 +168,7 @@ def test_scenarios_directive_lists_every_scenario(app):
 
 
 @pytest.mark.sphinx("html", testroot="fact-errors", freshenv=True)
-def test_unknown_facts_are_build_errors(app):
+def test_unknown_facts_are_build_errors(app: SphinxTestApp) -> None:
     app.build()
     warnings = app.warning.getvalue()
     assert "tcdoc-fact 'clone/no_grad/colour': no field 'colour'" in warnings
@@ -179,7 +185,7 @@ def test_unknown_facts_are_build_errors(app):
 # -- tcdoc-command -------------------------------------------------------------------------------
 
 
-def test_run_command_runs_the_cli():
+def test_run_command_runs_the_cli() -> None:
     status, output = run_command(["explain", "nope"])
     assert status == 2
     assert "unknown operation 'nope'" in output
@@ -189,7 +195,9 @@ def test_run_command_runs_the_cli():
 
 
 @pytest.mark.parametrize("columns", [None, "42"])
-def test_run_command_wraps_help_at_100_columns_and_restores_columns(monkeypatch, columns):
+def test_run_command_wraps_help_at_100_columns_and_restores_columns(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)
     else:
@@ -200,7 +208,7 @@ def test_run_command_wraps_help_at_100_columns_and_restores_columns(monkeypatch,
 
 
 @pytest.mark.sphinx("html", testroot="command", freshenv=True)
-def test_command_directive_shows_the_command_and_what_it_printed(app):
+def test_command_directive_shows_the_command_and_what_it_printed(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     blocks = list(app.env.get_doctree("index").findall(nodes.literal_block))
@@ -224,7 +232,7 @@ def operation_cells(table: nodes.table) -> dict[str, nodes.entry]:
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
-def test_an_operation_with_a_page_links_its_code_there(app):
+def test_an_operation_with_a_page_links_its_code_there(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     doctree = resolved(app)
@@ -244,7 +252,7 @@ def test_an_operation_with_a_page_links_its_code_there(app):
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
-def test_the_matrix_points_to_the_operations_page(app):
+def test_the_matrix_points_to_the_operations_page(app: SphinxTestApp) -> None:
     app.build()
     doctree = resolved(app)
     sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
@@ -262,7 +270,7 @@ def test_the_matrix_points_to_the_operations_page(app):
     freshenv=True,
     confoverrides={"tcdoc_operation_docs": {"clone": "operations/nowhere"}},
 )
-def test_a_link_to_a_missing_page_is_a_tcdoc_warning_and_keeps_the_code(app):
+def test_a_link_to_a_missing_page_is_a_tcdoc_warning_and_keeps_the_code(app: SphinxTestApp) -> None:
     app.build()
     assert "links x.clone() to 'operations/nowhere', which is not a page" in app.warning.getvalue()
     assert "[tcdoc.link]" in app.warning.getvalue()
@@ -290,7 +298,7 @@ def offline() -> dict[str, tuple[str, str]]:
 
 
 @pytest.mark.sphinx("html", testroot="links", freshenv=True, confoverrides={"intersphinx_mapping": offline()})
-def test_torch_python_and_matplotlib_names_link_to_their_official_pages(app):
+def test_torch_python_and_matplotlib_names_link_to_their_official_pages(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""  # under nitpicky: every reference resolved, with no network
     links = external_links(resolved(app))
@@ -304,7 +312,7 @@ def test_torch_python_and_matplotlib_names_link_to_their_official_pages(app):
 @pytest.mark.sphinx(
     "html", testroot="links-unresolved", freshenv=True, confoverrides={"intersphinx_mapping": offline()}
 )
-def test_names_that_have_no_official_page_stay_unresolved(app):
+def test_names_that_have_no_official_page_stay_unresolved(app: SphinxTestApp) -> None:
     app.build()
     warnings = app.warning.getvalue()
     for target in (
@@ -321,13 +329,15 @@ def test_names_that_have_no_official_page_stay_unresolved(app):
 
 
 @pytest.fixture
-def no_cuda(monkeypatch):
+def no_cuda(monkeypatch: pytest.MonkeyPatch) -> None:
     """No CUDA device, whatever the machine: a CPU-only build of torch, as far as tcdoc can tell."""
     monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: True)
     monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
 
 
-def configured(make_app, app_params, **settings: object):
+def configured(
+    make_app: Callable[..., SphinxTestApp], app_params: _app_params, **settings: object
+) -> SphinxTestApp:
     """Make the app of tests/roots/test-config with ``settings`` set, as conf.py would set them."""
     return make_app(*app_params.args, **{**app_params.kwargs, "confoverrides": settings})
 
@@ -353,15 +363,24 @@ BAD_SETTINGS = [
 
 @pytest.mark.sphinx("html", testroot="config")
 @pytest.mark.parametrize(("settings", "message"), BAD_SETTINGS)
-def test_a_bad_setting_is_a_configuration_error(no_cuda, make_app, app_params, settings, message):
+def test_a_bad_setting_is_a_configuration_error(
+    no_cuda: None,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+    settings: dict[str, Any],
+    message: str,
+) -> None:
     with pytest.raises(ConfigError, match=message):
         configured(make_app, app_params, **settings)
 
 
 @pytest.mark.sphinx("html", testroot="config")
 def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
-    no_cuda, monkeypatch, make_app, app_params
-):
+    no_cuda: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run") as raised:
         configured(make_app, app_params)
@@ -369,14 +388,21 @@ def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
 
 
 @pytest.mark.sphinx("html", testroot="config")
-def test_a_bad_gpu_requirement_is_a_configuration_error(no_cuda, monkeypatch, make_app, app_params):
+def test_a_bad_gpu_requirement_is_a_configuration_error(
+    no_cuda: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")
     with pytest.raises(ConfigError, match=r"TCDOC_REQUIRE_GPU must be 1 or 0 \(or true/false\), got 'maybe'"):
         configured(make_app, app_params)
 
 
 @pytest.mark.sphinx("html", testroot="config")
-def test_good_settings_are_kept_and_the_gpu_run_decided_once(no_cuda, make_app, app_params):
+def test_good_settings_are_kept_and_the_gpu_run_decided_once(
+    no_cuda: None, make_app: Callable[..., SphinxTestApp], app_params: _app_params
+) -> None:
     app = configured(make_app, app_params, tcdoc_operation_docs={"clone": "operations/clone"})
     assert app.config.tcdoc_device == "cpu"
     assert app.config.tcdoc_operation_docs == {"clone": "operations/clone"}
@@ -385,21 +411,26 @@ def test_good_settings_are_kept_and_the_gpu_run_decided_once(no_cuda, make_app, 
 
 @pytest.mark.sphinx("html", testroot="config")
 def test_a_gpu_run_decided_in_conf_py_is_kept_and_satisfies_the_requirement(
-    no_cuda, monkeypatch, make_app, app_params
-):
+    no_cuda: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     assert configured(make_app, app_params, tcdoc_gpu_execute=True).config.tcdoc_gpu_execute is True
 
 
 @pytest.mark.sphinx("html", testroot="config")
-def test_cuda_is_accepted_where_torch_has_it(monkeypatch, make_app, app_params):
+def test_cuda_is_accepted_where_torch_has_it(
+    monkeypatch: pytest.MonkeyPatch, make_app: Callable[..., SphinxTestApp], app_params: _app_params
+) -> None:
     monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
     monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: False)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     assert configured(make_app, app_params, tcdoc_device="cuda").config.tcdoc_device == "cuda"
 
 
-def test_sphinx_build_reports_a_bad_setting_without_a_traceback(rootdir, tmp_path):
+def test_sphinx_build_reports_a_bad_setting_without_a_traceback(rootdir: Path, tmp_path: Path) -> None:
     source = tmp_path / "source"
     shutil.copytree(rootdir / "test-config-bad-device", source)
     environ = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
@@ -439,7 +470,7 @@ def logged_warnings(path: Path) -> list[ast.Call]:
     ]
 
 
-def test_every_warning_the_extension_logs_has_a_type_and_subtype():
+def test_every_warning_the_extension_logs_has_a_type_and_subtype() -> None:
     package = Path(tcdoc.sphinxext.__file__).parent
     found = 0
     for path in sorted(package.glob("*.py")):
@@ -458,7 +489,7 @@ def test_every_warning_the_extension_logs_has_a_type_and_subtype():
 # -- n/a, not run, and claims (one-page projects) -------------------------------------------------
 
 
-def build(make_app, root: Path, page: str) -> str:
+def build(make_app: Callable[..., SphinxTestApp], root: Path, page: str) -> str:
     """Build a one-page project with tcdoc.sphinxext; return the warnings it printed."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
@@ -485,7 +516,9 @@ Deepcopy copies .grad: :tcdoc-fact:`deepcopy/no_grad/copies_grad`.
 """
 
 
-def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(make_app, tmp_path):
+def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
     assert build(make_app, tmp_path / "site", NOT_APPLICABLE_PAGE) == ""
     html = built_html(tmp_path / "site")
     assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
@@ -496,14 +529,18 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(make_app, tmp_path):
     assert tcdoc.probe("deepcopy", "parameter").properties.copies_grad is False  # a real "no" stays "no"
 
 
-def test_an_error_fact_of_an_operation_that_did_not_raise_is_a_build_error(make_app, tmp_path):
+def test_an_error_fact_of_an_operation_that_did_not_raise_is_a_build_error(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
     warnings = build(
         make_app, tmp_path / "site", "X\n=\n\nIt raises :tcdoc-fact:`clone/no_grad/error.type`.\n"
     )
     assert "clone did not raise on no_grad" in warnings
 
 
-def test_a_cell_not_run_shows_why_on_the_page(make_app, tmp_path, monkeypatch):
+def test_a_cell_not_run_shows_why_on_the_page(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tcdoc.sphinxext import _tables
 
     monkeypatch.setitem(sys.modules, "numpy", None)
@@ -558,19 +595,19 @@ A list has no dtype: :tcdoc-fact:`tolist/no_grad/same_dtype`.
 
 
 @pytest.fixture
-def reference_html(make_app, tmp_path) -> str:
+def reference_html(make_app: Callable[..., SphinxTestApp], tmp_path: Path) -> str:
     assert build(make_app, tmp_path / "reference", REFERENCE_PAGE) == ""
     return built_html(tmp_path / "reference")
 
 
-def test_a_result_that_is_not_a_tensor_shows_n_a_and_why(reference_html):
+def test_a_result_that_is_not_a_tensor_shows_n_a_and_why(reference_html: str) -> None:
     html = reference_html
     assert '<abbr title="n/a: y is not a tensor">n/a</abbr>' in html
     assert "under “requires_grad”, “same dtype”, y is not a tensor" in html
     assert '<span class="pre">n/a:</span> <span class="pre">y</span>' in html
 
 
-def test_modules_table_and_answers_are_measured(reference_html):
+def test_modules_table_and_answers_are_measured(reference_html: str) -> None:
     html = reference_html
     for op in tcdoc.module_operations():
         assert op.code.replace('"', "&quot;") in html
@@ -581,7 +618,7 @@ def test_modules_table_and_answers_are_measured(reference_html):
     assert "x\u2019s tensors have no .grad" in html  # the optimizer rows, in the note
 
 
-def test_matrix_family_and_groups(make_app, tmp_path):
+def test_matrix_family_and_groups(make_app: Callable[..., SphinxTestApp], tmp_path: Path) -> None:
     page = "X\n=\n\n.. tcdoc-matrix::\n   :family: in_place\n"
     assert build(make_app, tmp_path / "family", page) == ""
     html = built_html(tmp_path / "family")
@@ -594,7 +631,9 @@ def test_matrix_family_and_groups(make_app, tmp_path):
     assert "unknown family" in build(make_app, tmp_path / "bad-family", bad)
 
 
-def test_scenarios_by_group_and_bad_names_in_module_tables(make_app, tmp_path):
+def test_scenarios_by_group_and_bad_names_in_module_tables(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
     page = "X\n=\n\n.. tcdoc-scenarios::\n   :group: special\n"
     assert build(make_app, tmp_path / "special", page) == ""
     html = built_html(tmp_path / "special")
@@ -610,7 +649,9 @@ def test_scenarios_by_group_and_bad_names_in_module_tables(make_app, tmp_path):
     )
 
 
-def test_a_very_long_message_is_cut_at_a_sentence_and_says_so(make_app, tmp_path):
+def test_a_very_long_message_is_cut_at_a_sentence_and_says_so(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
     error = tcdoc.probe("view", "sparse").error
     assert len(str(error)) > 400  # torch lists every dispatch key
     page = "X\n=\n\n.. tcdoc-matrix::\n   :operations: view\n   :scenarios: sparse\n"

@@ -34,19 +34,19 @@ def script() -> ModuleType:
     return module
 
 
-def test_the_script_draws_one_thumbnail_per_gpu_example():
+def test_the_script_draws_one_thumbnail_per_gpu_example() -> None:
     assert sorted(script().THUMBNAILS) == [p.stem for p in GPU_EXAMPLES]
 
 
 @pytest.mark.parametrize("example", GPU_EXAMPLES, ids=lambda p: p.stem)
-def test_each_gpu_example_names_its_committed_thumbnail(example):
+def test_each_gpu_example_names_its_committed_thumbnail(example: Path) -> None:
     settings = SETTING.findall(example.read_text())
     assert settings == [f"_thumbnails/{example.stem}.png"], f"{example.name}: thumbnail settings {settings}"
     picture = DOCS / settings[0]
     assert picture.read_bytes().startswith(PNG), f"{picture} is not a PNG"
 
 
-def test_the_script_writes_a_picture_with_alt_text(tmp_path):
+def test_the_script_writes_a_picture_with_alt_text(tmp_path: Path) -> None:
     module = script()
     path = module.write("plot_gpu_03_pinned", tmp_path)
     assert path.read_bytes().startswith(PNG)

@@ -24,7 +24,7 @@ COLOURS = {
     "x": "#56B4E9",  # sky blue
     "y": "#E69F00",  # orange
     "kept": "#009E73",  # bluish green
-    "cut": "#D55E00",  # vermillion
+    "cut": "#D55E00",  # vermilion
     "version": "#CC79A7",  # reddish purple
     "line": "#8C8C8C",  # mid grey
 }

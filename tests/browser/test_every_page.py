@@ -33,7 +33,9 @@ def open_page(page: Page, url: str, wait_until: str = "load") -> None:
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_no_page_violates_wcag_21_aa(page: Page, site_as_published: str, site_pages: list[str], theme: str):
+def test_no_page_violates_wcag_21_aa(
+    page: Page, site_as_published: str, site_pages: list[str], theme: str
+) -> None:
     # furo reads the reader's choice of theme from localStorage as each page starts.
     page.context.add_init_script(f"localStorage.setItem('theme', '{theme}')")
     axe = Axe()
@@ -65,7 +67,7 @@ def weigh(page: Page, url: str) -> int:
 
 def test_the_median_page_weighs_at_most_176_kb(
     fresh_page: Callable[[], AbstractContextManager[Page]], site_as_published: str, site_pages: list[str]
-):
+) -> None:
     weights: dict[str, int] = {}
     for path in site_pages:
         with fresh_page() as page:  # an empty cache: each page as a first visit would load it
@@ -80,7 +82,7 @@ def test_the_median_page_weighs_at_most_176_kb(
 # -- The landing page on a phone ---------------------------------------------------------------------
 
 
-def test_landing_summary_fits_a_phone(phone: Page, site: str, screenshots: Path):
+def test_landing_summary_fits_a_phone(phone: Page, site: str, screenshots: Path) -> None:
     open_page(phone, urljoin(site, "index.html"))
     width = phone.evaluate("window.innerWidth")
     scroll_width = phone.evaluate("document.documentElement.scrollWidth")
@@ -106,7 +108,7 @@ def test_landing_summary_fits_a_phone(phone: Page, site: str, screenshots: Path)
     phone.screenshot(path=screenshots / "phone-landing.png", full_page=True)
 
 
-def test_screenshots_in_the_dark_theme(page: Page, site: str, screenshots: Path):
+def test_screenshots_in_the_dark_theme(page: Page, site: str, screenshots: Path) -> None:
     page.context.add_init_script("localStorage.setItem('theme', 'dark')")
     for name, path in {"dark-landing": "index.html", "dark-gallery": "auto_examples/index.html"}.items():
         open_page(page, urljoin(site, path))

@@ -33,7 +33,9 @@ def open_page(page: Page, url: str) -> None:
 @pytest.mark.parametrize(
     "path", ["index.html", "explanation/clone.html", "auto_examples/plot_02_detach.html"]
 )
-def test_the_switch_leads_to_the_same_page_in_the_other_language_and_back(page: Page, site: str, path: str):
+def test_the_switch_leads_to_the_same_page_in_the_other_language_and_back(
+    page: Page, site: str, path: str
+) -> None:
     open_page(page, urljoin(site, path))
     assert page.evaluate("document.documentElement.lang") == "en"
     page.locator(f"{SWITCH} a[hreflang='zh-CN']").click()
@@ -46,7 +48,7 @@ def test_the_switch_leads_to_the_same_page_in_the_other_language_and_back(page: 
     assert page.url == urljoin(site, path), f"zh_CN/{path}: the switch back went to {page.url}"
 
 
-def test_every_page_of_both_editions_has_the_switch_and_its_target_exists(html: Path):
+def test_every_page_of_both_editions_has_the_switch_and_its_target_exists(html: Path) -> None:
     missing = []
     for page in sorted(html.rglob("*.html")):
         relative = page.relative_to(html)
@@ -63,7 +65,7 @@ def test_every_page_of_both_editions_has_the_switch_and_its_target_exists(html: 
     assert not missing, "\n".join(missing)
 
 
-def test_the_chinese_pages_are_in_chinese(page: Page, site: str):
+def test_the_chinese_pages_are_in_chinese(page: Page, site: str) -> None:
     open_page(page, urljoin(site, "zh_CN/index.html"))
     body = page.locator("article").inner_text()
     chinese = sum("\u4e00" <= character <= "\u9fff" for character in body)
@@ -74,7 +76,7 @@ def test_the_chinese_pages_are_in_chinese(page: Page, site: str):
 
 
 @pytest.mark.parametrize(("word", "expected"), [("深拷贝", "deepcopy"), ("版本计数器", "")])
-def test_search_finds_chinese_words(page: Page, site: str, word: str, expected: str):
+def test_search_finds_chinese_words(page: Page, site: str, word: str, expected: str) -> None:
     open_page(page, urljoin(site, "zh_CN/index.html"))
     box = page.locator("input.sidebar-search")
     box.fill(word)

@@ -85,7 +85,7 @@ def test_script_runs_with_plain_python(
 
 def test_notebook_executes(example: Example, kernel: str, cuda: bool, tmp_path: Path) -> None:
     skip_without_cuda(example, cuda)
-    notebook = nbformat.read(example.notebook, as_version=4)
+    notebook = nbformat.read(example.notebook, as_version=4)  # type: ignore[no-untyped-call]
     # Its first cell installs tcdoc from PyPI (first_notebook_cell in docs/conf.py). The kernel's
     # environment holds this checkout's wheel already, which is the one to test: skip the install.
     install = notebook.cells[0]

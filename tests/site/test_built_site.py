@@ -55,7 +55,7 @@ PAGES = sorted(p for p in HTML.rglob("*.html") if p.name != "404.html")  # 404 l
 CHINESE = HTML / "zh_CN"
 
 
-def test_every_internal_link_and_anchor_resolves():
+def test_every_internal_link_and_anchor_resolves() -> None:
     parsed = {page: parse(page) for page in PAGES}
     broken = []
     for page, links in parsed.items():
@@ -76,13 +76,13 @@ def test_every_internal_link_and_anchor_resolves():
     assert not broken, "broken internal links:\n" + "\n".join(broken)
 
 
-def test_footer_names_the_versions_that_produced_the_outputs():
+def test_footer_names_the_versions_that_produced_the_outputs() -> None:
     index = (HTML / "index.html").read_text(encoding="utf-8")
     assert f"tcdoc {tcdoc.__version__}" in index
     assert f"torch {torch.__version__}" in index
 
 
-def test_publishing_files_are_there():
+def test_publishing_files_are_there() -> None:
     assert (HTML / "sitemap.xml").is_file()
     assert (HTML / "404.html").is_file()
     assert 'property="og:title"' in (HTML / "index.html").read_text(encoding="utf-8")

@@ -52,7 +52,7 @@ class _Cards(HTMLParser):
             self._in_title = False
 
 
-def test_every_example_has_a_thumbnail_of_its_own():
+def test_every_example_has_a_thumbnail_of_its_own() -> None:
     examples = sorted((ROOT / "examples").rglob("*.py"))
     thumbs = sorted(THUMBS.rglob("images/thumb/sphx_glr_*_thumb.*"))
     assert sorted(p.name.removeprefix("sphx_glr_").rsplit("_thumb.", 1)[0] for p in thumbs) == sorted(
@@ -67,7 +67,7 @@ def test_every_example_has_a_thumbnail_of_its_own():
     assert not shared, f"thumbnails that are the same picture: {shared}"
 
 
-def test_gallery_cards_describe_their_pictures():
+def test_gallery_cards_describe_their_pictures() -> None:
     for index in sorted(HTML.glob("auto_examples/**/index.html")):  # the gallery and its sub-galleries
         cards = _Cards()
         cards.feed(index.read_text(encoding="utf-8"))

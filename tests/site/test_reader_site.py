@@ -87,7 +87,7 @@ def named_code_links(path: str) -> set[str]:
 
 
 @pytest.mark.parametrize("path", ["index.html", "auto_examples/index.html"])
-def test_install_section_names_the_package_extras_and_the_cpu_wheel(path):
+def test_install_section_names_the_package_extras_and_the_cpu_wheel(path: str) -> None:
     parsed = page(path)
     assert "install" in parsed.ids, f"{path} has no section with the id 'install'"
     text = (HTML / path).read_text(encoding="utf-8")
@@ -101,13 +101,13 @@ def notebooks() -> list[Path]:
     return sorted((HTML / "_downloads").rglob("*.ipynb"))
 
 
-def test_every_example_is_offered_as_a_notebook():
+def test_every_example_is_offered_as_a_notebook() -> None:
     scripts = {p.stem for p in (ROOT / "examples").rglob("*.py")}
     assert {p.stem for p in notebooks()} == scripts
 
 
 @pytest.mark.parametrize("notebook", notebooks(), ids=lambda p: p.stem)
-def test_a_downloaded_notebook_starts_by_installing_tcdoc(notebook):
+def test_a_downloaded_notebook_starts_by_installing_tcdoc(notebook: Path) -> None:
     first = json.loads(notebook.read_text(encoding="utf-8"))["cells"][0]
     source = "".join(first["source"])
     assert first["cell_type"] == "code"
@@ -138,12 +138,12 @@ def test_a_downloaded_notebook_starts_by_installing_tcdoc(notebook):
         ("plot_13_numpy", {"torch.from_numpy", "torch.Tensor.numpy", "numpy.zeros"}),
     ],
 )
-def test_names_in_example_code_link_to_their_documentation(example, names):
+def test_names_in_example_code_link_to_their_documentation(example: str, names: set[str]) -> None:
     linked = named_code_links(f"auto_examples/{example}.html")
     assert names <= linked, f"{example}: {sorted(names - linked)} are not links; links: {sorted(linked)}"
 
 
-def test_code_links_point_at_the_official_pages():
+def test_code_links_point_at_the_official_pages() -> None:
     links = {
         link["title"]: link["href"]
         for link in page("auto_examples/plot_01_clone.html").code_links
@@ -177,14 +177,14 @@ def source_buttons(path: str) -> dict[str, str]:
         ("auto_examples/gpu/plot_gpu_01_copies.html", "examples/gpu/plot_gpu_01_copies.py"),
     ],
 )
-def test_view_and_edit_buttons_open_the_source_in_the_repository(path, source):
+def test_view_and_edit_buttons_open_the_source_in_the_repository(path: str, source: str) -> None:
     assert (ROOT / source).is_file()
     buttons = source_buttons(path)
     assert buttons.get("view", "").startswith(f"{REPOSITORY}/blob/main/{source}"), buttons
     assert buttons.get("edit") == f"{REPOSITORY}/edit/main/{source}", buttons
 
 
-def test_generated_pages_offer_no_source_buttons():
+def test_generated_pages_offer_no_source_buttons() -> None:
     assert source_buttons("auto_examples/sg_execution_times.html") == {}
 
 
@@ -194,7 +194,7 @@ def test_generated_pages_offer_no_source_buttons():
 @pytest.mark.parametrize(
     ("path", "source"), [("changes.html", "CHANGES.md"), ("contributing.html", "CONTRIBUTING.md")]
 )
-def test_changes_and_contributing_are_pages_of_the_site(path, source):
+def test_changes_and_contributing_are_pages_of_the_site(path: str, source: str) -> None:
     assert (HTML / path).is_file()
     first_heading = re.search(r"^# (.+)$", (ROOT / source).read_text(encoding="utf-8"), re.MULTILINE)
     assert first_heading is not None
@@ -209,7 +209,7 @@ def test_changes_and_contributing_are_pages_of_the_site(path, source):
 NOT_IN_SITEMAP = {"search.html", "genindex.html", "404.html"}
 
 
-def test_sitemap_lists_every_page():
+def test_sitemap_lists_every_page() -> None:
     tree = ET.parse(HTML / "sitemap.xml")
     namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     listed = [loc.text or "" for loc in tree.getroot().findall("s:url/s:loc", namespace)]
@@ -228,7 +228,7 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def test_link_preview_image_is_a_wide_png():
+def test_link_preview_image_is_a_wide_png() -> None:
     meta = page("index.html").meta
     image = meta["og:image"]
     base = "https://tcdoc.readthedocs.io/en/latest/"
