@@ -160,7 +160,11 @@ def _write(root: Path, files: dict[str, str]) -> Path:
         ),
         # Relative imports, and a name that is not a module (an edge to the package itself).
         (
-            {"__init__.py": "from pkg.a import x\n", "a.py": "from . import b\nx = 1\n", "b.py": "from . import y\n"},
+            {
+                "__init__.py": "from pkg.a import x\n",
+                "a.py": "from . import b\nx = 1\n",
+                "b.py": "from . import y\n",
+            },
             [["pkg", "pkg.a", "pkg.b"]],
         ),
         # Imports under TYPE_CHECKING never run: no cycle.

@@ -41,6 +41,7 @@ from tcdoc._names import (
     is_not_applicable,
     reason,
 )
+from tcdoc.sphinxext._config import operation_doc
 from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
 
@@ -187,12 +188,12 @@ def _row(
 
 
 def _code_link(env: BuildEnvironment, op: tcdoc.Operation | tcdoc.ModuleOperation) -> nodes.Node:
-    """Show the operation's code, linked to its page in ``tcdoc_operation_docs`` if it has one.
+    """Show the operation's code, linked to its page (see ``_config.operation_doc``) if it has one.
 
     The link is resolved by :func:`resolve_operation_link`, which keeps the code formatting.
     """
     code = nodes.literal(op.code, op.code)
-    docname = env.config.tcdoc_operation_docs.get(op.name)
+    docname = operation_doc(env.config, op.name)
     if docname is None:
         return code
     ref = pending_xref("", refdomain="", reftype=_LINK_TYPE, reftarget=docname, refdoc=env.docname)
@@ -362,8 +363,7 @@ class MatrixDirective(SphinxDirective):
             title += nodes.literal(op.code, op.code)
             section += title
             section += nodes.paragraph(_(op.summary), _(op.summary))
-            docname = self.env.config.tcdoc_operation_docs.get(op.name)
-            if docname is not None:
+            if operation_doc(self.env.config, op.name) is not None:
                 before, _code, after = _("See {code} for the page that shows it at work.").partition("{code}")
                 see = nodes.paragraph(before, before)
                 see += _code_link(self.env, op)
