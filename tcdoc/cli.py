@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
+from tcdoc._cells import cell
 from tcdoc._names import (
     LABELS,
     MODULE_LABELS,
@@ -318,26 +319,16 @@ def _guard(call: Callable[[], T], prefix: str = "") -> T:
 
 def _text(values: Mapping[str, object], field: str) -> str:
     """Write a table cell: yes, no, n/a (for a field that did not apply), or the value."""
-    value = values[field]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "n/a" if is_not_applicable(field, values) else "-"
-    return str(value)
+    return cell(values[field], is_not_applicable(field, values))
 
 
 def _module_text(value: object, field: str) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "n/a" if field in MODULE_NOT_APPLICABLE else "-"
-    return str(value)
+    return cell(value, value is None and field in MODULE_NOT_APPLICABLE)
 
 
 def _shown(value: object, field: str) -> str:
     """Write a value in a line of ``tcdoc diff``: yes, no, n/a, or the value as Python writes it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None and (field in NOT_APPLICABLE or field in MODULE_NOT_APPLICABLE):
-        return "n/a"
+    not_applicable = value is None and (field in NOT_APPLICABLE or field in MODULE_NOT_APPLICABLE)
+    if isinstance(value, bool) or not_applicable:
+        return cell(value, not_applicable)
     return repr(value)

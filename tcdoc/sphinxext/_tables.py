@@ -29,6 +29,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_refnode
 
 import tcdoc
+from tcdoc._cells import cell
 from tcdoc._names import (
     FAMILIES,
     LABELS,
@@ -81,13 +82,11 @@ def _cell(value: object, field: str = "", values: dict[str, Any] | None = None) 
     entry = nodes.entry()
     why = reason(field, values.get("result_is_tensor") is not False) if values is not None else None
     if isinstance(value, bool):
-        entry += nodes.paragraph(text=_("yes") if value else _("no"))
+        entry += nodes.paragraph(text=cell(value, translate=_))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
     elif value is None and why is not None:
         paragraph = nodes.paragraph()
-        paragraph += nodes.abbreviation(
-            _("n/a"), _("n/a"), explanation=_("n/a: {reason}").format(reason=_(why))
-        )
+        paragraph += _not_applicable(why)
         entry += paragraph
         entry["classes"].append("tcdoc-na")
     elif isinstance(value, nodes.paragraph):
@@ -97,8 +96,14 @@ def _cell(value: object, field: str = "", values: dict[str, Any] | None = None) 
         paragraph += value
         entry += paragraph
     else:
-        entry += nodes.paragraph(text="–" if value is None else str(value))
+        entry += nodes.paragraph(text=cell(value))
     return entry
+
+
+def _not_applicable(why: str) -> nodes.abbreviation:
+    """Write "n/a", with why the question does not apply (``why``) as its explanation, a tooltip."""
+    words = cell(None, not_applicable=True, translate=_)
+    return nodes.abbreviation(words, words, explanation=_("n/a: {reason}").format(reason=_(why)))
 
 
 def _not_run(outcome: tcdoc.NotRun) -> str:
@@ -549,13 +554,7 @@ class ModulesDirective(SphinxDirective):
                 for field in MODULE_LABELS:
                     if values[field] is None and field in MODULE_NOT_APPLICABLE:
                         shown.setdefault(MODULE_NOT_APPLICABLE[field], set()).add(field)
-                        cells.append(
-                            nodes.abbreviation(
-                                _("n/a"),
-                                _("n/a"),
-                                explanation=_("n/a: {reason}").format(reason=_(MODULE_NOT_APPLICABLE[field])),
-                            )
-                        )
+                        cells.append(_not_applicable(MODULE_NOT_APPLICABLE[field]))
                     else:
                         cells.append(values[field])
             rows.append(cells)
