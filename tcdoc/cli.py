@@ -16,7 +16,6 @@ from typing import TypeVar
 import tcdoc
 from tcdoc._cells import cell
 from tcdoc._names import (
-    LABELS,
     MODULE_LABELS,
     MODULE_NOT_APPLICABLE,
     MODULE_OPERATION_NAMES,
@@ -248,20 +247,8 @@ def _explain_module(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     old, new = _load(args.old), _load(args.new)
     changes = tcdoc.diff(old, new)
-    print(f"# old: torch {old.environment.torch} on {old.environment.device} (schema {old.schema})")
-    print(f"# new: torch {new.environment.torch} on {new.environment.device} (schema {new.schema})")
-    if 1 in (old.schema, new.schema):
-        fields = " and ".join(repr(LABELS[field]) for field in ("copies_grad", "copies_attributes"))
-        print(
-            f"# schema 1 wrote 'no' where {fields} did not apply; "
-            "'no' against 'n/a' there is not counted as a change"
-        )
-    oldest = min(old.schema, new.schema)
-    if oldest < 3:
-        from tcdoc._probe import SCHEMA_3_FIELDS  # loaded with the matrices already
-
-        fields = ", ".join(repr(LABELS[field]) for field in SCHEMA_3_FIELDS)
-        print(f"# schema {oldest} did not measure {fields} or the module-level rows; they are not compared")
+    print(f"# old: torch {old.environment.torch} on {old.environment.device}")
+    print(f"# new: torch {new.environment.torch} on {new.environment.device}")
     if not changes:
         print("no differences")
     for change in changes:
