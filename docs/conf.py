@@ -88,7 +88,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 tcdoc_checks = "_checks"
 # Where the facts are measured. The GPU build sets TCDOC_DEVICE=cuda.
 tcdoc_device = os.environ.get("TCDOC_DEVICE", "cpu")
-# The page that shows each operation best; tables link an operation's code to it.
+# The page that shows each operation best; tables link an operation's code to it. An operation
+# that the map does not name links to the look-alikes page, which goes through the calls that
+# look as if they copy; the map names only the operations that another page shows better.
+tcdoc_operation_default_doc = "explanation/look-alikes"
 tcdoc_operation_docs = {
     "clone": "auto_examples/plot_01_clone",
     "detach": "auto_examples/plot_02_detach",
@@ -97,30 +100,17 @@ tcdoc_operation_docs = {
     "clone_detach": "auto_examples/plot_04_detach_clone_order",
     "torch_tensor": "auto_examples/plot_04_detach_clone_order",
     "data": "auto_examples/plot_06_data_is_silent",
-    "copy": "explanation/look-alikes",
-    "new_tensor": "explanation/look-alikes",
-    "as_tensor": "explanation/look-alikes",
-    "to_same_dtype": "explanation/look-alikes",
-    "to_float64": "explanation/look-alikes",
-    "to_copy": "explanation/look-alikes",
-    "cpu": "explanation/look-alikes",
     "contiguous": "auto_examples/plot_14_memory_format",
     "clone_contiguous_format": "auto_examples/plot_14_memory_format",
     "view": "auto_examples/plot_15_views_vs_copies",
     "reshape": "auto_examples/plot_15_views_vs_copies",
     "numpy_roundtrip": "auto_examples/plot_13_numpy",
     "save_load": "auto_examples/plot_16_save_load",
-    "parameter_wrap": "explanation/look-alikes",
     "cuda": "auto_examples/gpu/plot_gpu_02_devices",
     "to_cuda": "auto_examples/gpu/plot_gpu_02_devices",
     "torch_clone": "auto_examples/plot_01_clone",
     "empty_like_copy": "auto_examples/plot_19_cost",
     "add_zero": "auto_examples/plot_15_views_vs_copies",
-    "tolist": "explanation/look-alikes",
-    "tensor_from_list": "explanation/look-alikes",
-    "float": "explanation/look-alikes",
-    "double": "explanation/look-alikes",
-    "type_float32": "explanation/look-alikes",
     "to_cuda_non_blocking": "auto_examples/gpu/plot_gpu_03_pinned",
     "pin_memory": "auto_examples/gpu/plot_gpu_03_pinned",
     "clone_channels_last": "auto_examples/plot_14_memory_format",
@@ -131,8 +121,6 @@ tcdoc_operation_docs = {
     "expand": "auto_examples/plot_21_indexing_views",
     "cat": "auto_examples/plot_21_indexing_views",
     "stack": "auto_examples/plot_21_indexing_views",
-    "detach_": "explanation/look-alikes",
-    "requires_grad_": "explanation/look-alikes",
     "share_memory_": "auto_examples/plot_17_multiprocessing",
     "numpy_direct": "auto_examples/plot_13_numpy",
     # Module-level operations (the tcdoc-modules table).
@@ -141,10 +129,7 @@ tcdoc_operation_docs = {
     "module_to_cuda": "auto_examples/gpu/plot_gpu_04_model",
     "module_deepcopy": "auto_examples/plot_11_ema_target_network",
     "state_dict": "auto_examples/plot_10_best_model",
-    "state_dict_keep_vars": "explanation/look-alikes",
     "state_dict_deepcopy": "auto_examples/plot_10_best_model",
-    "optimizer_state_dict": "explanation/look-alikes",
-    "optimizer_state_dict_deepcopy": "explanation/look-alikes",
 }
 
 # -- Options for the GPU examples ----------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tcdoc._compare import QUESTIONS, Comparison, answers, compare, shares_memory
+    from tcdoc._diff import CellChange, diff
     from tcdoc._graph import GraphMemory, graph_memory
     from tcdoc._modules import (
         MODULE_QUESTIONS,
@@ -27,22 +28,7 @@ if TYPE_CHECKING:
         module_answers,
         module_operations,
     )
-    from tcdoc._probe import (
-        SCHEMA,
-        CellChange,
-        Environment,
-        ErrorInfo,
-        Matrix,
-        ModuleResult,
-        NotRun,
-        ProbeResult,
-        WarningInfo,
-        diff,
-        environment,
-        matrix,
-        probe,
-        probe_module,
-    )
+    from tcdoc._probe import environment, matrix, probe, probe_module
     from tcdoc._registry import (
         Operation,
         Scenario,
@@ -51,6 +37,16 @@ if TYPE_CHECKING:
         get_scenario,
         operations,
         scenarios,
+    )
+    from tcdoc._results import (
+        SCHEMA,
+        Environment,
+        ErrorInfo,
+        Matrix,
+        ModuleResult,
+        NotRun,
+        ProbeResult,
+        WarningInfo,
     )
 
 try:
@@ -97,7 +93,15 @@ __all__ = [
 ]
 
 # The private modules that define the public names.
-_MODULES = ("tcdoc._graph", "tcdoc._compare", "tcdoc._modules", "tcdoc._probe", "tcdoc._registry")
+_MODULES = (
+    "tcdoc._graph",
+    "tcdoc._compare",
+    "tcdoc._modules",
+    "tcdoc._results",
+    "tcdoc._probe",
+    "tcdoc._diff",
+    "tcdoc._registry",
+)
 
 
 def _load() -> None:

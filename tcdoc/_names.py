@@ -1,9 +1,12 @@
 """Names that tcdoc's settings and tables use, known without importing torch.
 
 The registry (``tcdoc._registry``, ``tcdoc._modules``) and :class:`tcdoc.Comparison` import
-torch; the command's ``--help`` and the Sphinx extension's check of ``conf.py`` must not. So the
-names of the operations, scenarios and families, and the headings of the comparisons' fields,
-are listed here, and the tests check that they are exactly the registry's and the fields'.
+torch; the command's ``--help`` and the Sphinx extension's check of ``conf.py`` must not. The
+headings of the comparisons' fields and the families are defined here, once (the tests check
+that they are exactly the fields). The names of the operations and scenarios are the registry's
+alone: :data:`OPERATION_NAMES`, :data:`SCENARIO_NAMES` and :data:`MODULE_OPERATION_NAMES` are
+read from ``_names.json``, which ``python tools/write_names.py`` writes from the registry and
+``tests/test_names.py`` keeps up to date.
 
 "Does not apply" is its own answer. A field is ``None`` where its question cannot be asked of
 the two objects, and every table and the command show "n/a" with the reason, never "no":
@@ -22,7 +25,9 @@ the fields typed so.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from importlib import resources
 
 __all__ = [
     "FAMILIES",
@@ -170,80 +175,12 @@ FAMILIES = {
 }
 """Each family of operations, in reading order, and the heading it gets on the matrix pages."""
 
-OPERATION_NAMES: tuple[str, ...] = (
-    "clone",
-    "detach",
-    "detach_clone",
-    "clone_detach",
-    "deepcopy",
-    "copy",
-    "data",
-    "torch_clone",
-    "empty_like_copy",
-    "add_zero",
-    "torch_tensor",
-    "new_tensor",
-    "as_tensor",
-    "parameter_wrap",
-    "tolist",
-    "tensor_from_list",
-    "to_same_dtype",
-    "to_float64",
-    "to_copy",
-    "float",
-    "double",
-    "type_float32",
-    "cpu",
-    "cuda",
-    "to_cuda",
-    "to_cuda_non_blocking",
-    "pin_memory",
-    "contiguous",
-    "clone_contiguous_format",
-    "clone_channels_last",
-    "view",
-    "reshape",
-    "slice",
-    "index",
-    "T",
-    "permute",
-    "expand",
-    "cat",
-    "stack",
-    "detach_",
-    "requires_grad_",
-    "share_memory_",
-    "numpy_roundtrip",
-    "numpy_direct",
-    "save_load",
-)
-"""Every operation of the registry, CUDA-only ones included, in reading order."""
-
 SCENARIO_GROUPS = {
     "everyday": "Everyday tensors",
     "special": "Special tensors",
 }
 """The two groups of scenarios, each a table of its own on the matrix pages."""
 
-SCENARIO_NAMES: tuple[str, ...] = (
-    "leaf_requires_grad",
-    "non_leaf",
-    "no_grad",
-    "parameter",
-    "strided_view",
-    "channels_last",
-    "parameter_with_attribute",
-    "cuda",
-    "inference",
-    "conj",
-    "expanded",
-    "hooked",
-    "integer",
-    "sparse",
-    "zero_dim",
-    "subclass",
-)
-"""Every scenario of the registry, CUDA-only ones included, in reading order."""
 
 # -- Modules ------------------------------------------------------------------------------------
 
@@ -274,15 +211,23 @@ MODULE_SCENARIO_SUMMARY = (
 )
 """What :data:`MODULE_SCENARIO` is, in one line."""
 
-MODULE_OPERATION_NAMES: tuple[str, ...] = (
-    "module_to_same_dtype",
-    "module_to_float64",
-    "module_to_cuda",
-    "module_deepcopy",
-    "state_dict",
-    "state_dict_keep_vars",
-    "state_dict_deepcopy",
-    "optimizer_state_dict",
-    "optimizer_state_dict_deepcopy",
-)
+
+# -- The registry's names -------------------------------------------------------------------
+
+
+def _generated() -> dict[str, tuple[str, ...]]:
+    """Read ``_names.json``: the registry's names, written by ``tools/write_names.py``."""
+    data = json.loads(resources.files(__package__ or "tcdoc").joinpath("_names.json").read_text("utf-8"))
+    return {key: tuple(map(str, value)) for key, value in data.items()}
+
+
+_GENERATED = _generated()
+
+OPERATION_NAMES: tuple[str, ...] = _GENERATED["operations"]
+"""Every operation of the registry, CUDA-only ones included, in reading order."""
+
+SCENARIO_NAMES: tuple[str, ...] = _GENERATED["scenarios"]
+"""Every scenario of the registry, CUDA-only ones included, in reading order."""
+
+MODULE_OPERATION_NAMES: tuple[str, ...] = _GENERATED["module_operations"]
 """Every module-level operation, CUDA-only ones included, in reading order."""

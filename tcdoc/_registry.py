@@ -3,7 +3,8 @@
 One list feeds the landing table, the matrix page, the ``tcdoc`` command and the tests,
 so a fact is never written down twice.
 
-Adding to it: give each new name to ``tcdoc._names`` too (a test keeps the lists equal). An
+Adding to it: run ``python tools/write_names.py``, which writes the names into ``_names.json``
+for the tools that must not import torch (a test keeps the file up to date). An
 operation that needs an optional package names it in ``needs`` (``needs=("numpy",)``): where
 the package cannot be imported, :func:`tcdoc.probe` records the cell as not run, with that
 reason, instead of reporting the ImportError, or torch's error about the missing package, as

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import tcdoc
+from tcdoc._cells import cell
 from tcdoc._names import (
-    LABELS,
     MODULE_LABELS,
     MODULE_NOT_APPLICABLE,
     MODULE_OPERATION_NAMES,
@@ -247,20 +247,8 @@ def _explain_module(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     old, new = _load(args.old), _load(args.new)
     changes = tcdoc.diff(old, new)
-    print(f"# old: torch {old.environment.torch} on {old.environment.device} (schema {old.schema})")
-    print(f"# new: torch {new.environment.torch} on {new.environment.device} (schema {new.schema})")
-    if 1 in (old.schema, new.schema):
-        fields = " and ".join(repr(LABELS[field]) for field in ("copies_grad", "copies_attributes"))
-        print(
-            f"# schema 1 wrote 'no' where {fields} did not apply; "
-            "'no' against 'n/a' there is not counted as a change"
-        )
-    oldest = min(old.schema, new.schema)
-    if oldest < 3:
-        from tcdoc._probe import SCHEMA_3_FIELDS  # loaded with the matrices already
-
-        fields = ", ".join(repr(LABELS[field]) for field in SCHEMA_3_FIELDS)
-        print(f"# schema {oldest} did not measure {fields} or the module-level rows; they are not compared")
+    print(f"# old: torch {old.environment.torch} on {old.environment.device}")
+    print(f"# new: torch {new.environment.torch} on {new.environment.device}")
     if not changes:
         print("no differences")
     for change in changes:
@@ -318,26 +306,16 @@ def _guard(call: Callable[[], T], prefix: str = "") -> T:
 
 def _text(values: Mapping[str, object], field: str) -> str:
     """Write a table cell: yes, no, n/a (for a field that did not apply), or the value."""
-    value = values[field]
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "n/a" if is_not_applicable(field, values) else "-"
-    return str(value)
+    return cell(values[field], is_not_applicable(field, values))
 
 
 def _module_text(value: object, field: str) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "n/a" if field in MODULE_NOT_APPLICABLE else "-"
-    return str(value)
+    return cell(value, value is None and field in MODULE_NOT_APPLICABLE)
 
 
 def _shown(value: object, field: str) -> str:
     """Write a value in a line of ``tcdoc diff``: yes, no, n/a, or the value as Python writes it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None and (field in NOT_APPLICABLE or field in MODULE_NOT_APPLICABLE):
-        return "n/a"
+    not_applicable = value is None and (field in NOT_APPLICABLE or field in MODULE_NOT_APPLICABLE)
+    if isinstance(value, bool) or not_applicable:
+        return cell(value, not_applicable)
     return repr(value)

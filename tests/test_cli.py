@@ -147,28 +147,19 @@ def test_diff_reports_a_cell_not_run_in_one_line(
     )
 
 
-def test_diff_reads_schema_1_and_says_what_it_cannot_tell(
+def test_diff_says_in_one_line_that_an_older_schema_is_not_supported(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = write_matrix(capsys, tmp_path / "new.json", "--op", "clone")
-    from tcdoc._probe import SCHEMA_3_FIELDS
-
     data["schema"] = 1
-    del data["modules"]
-    for row in data["rows"]:
-        del row["not_run"]
-        for field in SCHEMA_3_FIELDS:
-            del row["properties"][field]
-        for field in ("copies_grad", "copies_attributes"):
-            if row["properties"][field] is None:
-                row["properties"][field] = False
     (tmp_path / "old.json").write_text(json.dumps(data))
-    status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
-    assert status == 0
-    assert "(schema 1)" in out.splitlines()[0]
-    assert "schema 1 wrote 'no' where 'copies .grad' and 'copies attributes' did not apply" in out
-    assert "schema 1 did not measure 'is a tensor', 'same dtype'" in out
-    assert out.splitlines()[-1] == "no differences"
+    status, out, err = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    assert status == 2
+    assert out == ""
+    assert err.splitlines() == [
+        f"tcdoc diff: error: {tmp_path / 'old.json'}: a matrix of schema 1 is not supported: "
+        "this tcdoc reads schema 3 only (write it again with 'tcdoc matrix --json')"
+    ]
 
 
 def test_diff_into_a_pipe_that_closes_early_exits_quietly(
@@ -202,8 +193,8 @@ def test_diff_into_a_pipe_that_closes_early_exits_quietly(
     ("content", "message"),
     [
         ("{not json", "is not valid JSON"),
-        ('{"schema": 7, "rows": []}', "unsupported matrix schema 7; this tcdoc reads schema 1, 2 or 3"),
-        ('{"schema": 2, "rows": [{"operation": "clone"}]}', "malformed matrix row"),
+        ('{"schema": 7, "rows": []}', "a matrix of schema 7 is not supported: this tcdoc reads schema 3"),
+        ('{"schema": 3, "rows": [{"operation": "clone"}], "modules": []}', "malformed matrix row"),
         ("[1, 2]", "a matrix must be a JSON object, got list"),
     ],
 )

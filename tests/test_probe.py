@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
 import sys
 import warnings
 from typing import Any
@@ -321,51 +322,17 @@ def test_json_has_null_exactly_where_there_was_nothing_to_copy() -> None:
         assert (values["same_strides"] is None) == (source.layout != torch.strided), row
 
 
-def schema_2(matrix: tcdoc.Matrix) -> dict[str, Any]:
-    """Write ``matrix`` as schema 2 did: none of the schema-3 fields, no module rows."""
-    from tcdoc._probe import SCHEMA_3_FIELDS
-
+def older(matrix: tcdoc.Matrix, schema: int) -> dict[str, Any]:
+    """Write ``matrix`` as an unreleased older layout would have been numbered."""
     data = matrix.to_json()
-    data["schema"] = 2
-    del data["modules"]
-    for row in data["rows"]:
-        for field in SCHEMA_3_FIELDS:
-            if row["properties"] is not None:
-                del row["properties"][field]
+    data["schema"] = schema
     return data
 
 
-def schema_1(matrix: tcdoc.Matrix) -> dict[str, Any]:
-    """Write ``matrix`` as tcdoc 0.x did: schema 1, no ``not_run``, False for "does not apply"."""
-    data = schema_2(matrix)
-    data["schema"] = 1
-    for row in data["rows"]:
-        del row["not_run"]
-        for field in ("copies_grad", "copies_attributes"):
-            if row["properties"] is not None and row["properties"][field] is None:
-                row["properties"][field] = False
-    return data
-
-
-def test_schema_1_is_read_and_written_back_as_it_was() -> None:
-    data = schema_1(tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"]))
-    old = tcdoc.Matrix.from_json(data)
-    assert old.schema == 1
-    assert old.get("clone", "no_grad").properties.copies_grad is False
-    assert old.get("clone", "no_grad").properties.same_dtype is None  # not measured then
-    assert old.to_json() == data
-
-
-def test_schema_2_is_read_without_what_it_did_not_measure() -> None:
-    new = tcdoc.matrix(["clone", "tolist", "state_dict"], ["no_grad", "inference"])
-    data = schema_2(new)
-    old = tcdoc.Matrix.from_json(data)
-    assert (old.schema, old.modules) == (2, ())
-    assert old.get("clone", "no_grad").properties.result_is_tensor  # every schema-2 result was a tensor
-    assert old.to_json() == data
-    assert tcdoc.diff(old, new) == ()  # what schema 2 did not measure is not a change
-    data["rows"][0]["properties"]["same_dtype"] = True
-    with pytest.raises(ValueError, match="a schema-2 row has none of result_is_tensor"):
+@pytest.mark.parametrize("schema", [1, 2, 4, None, "3"])
+def test_only_the_current_schema_is_read(schema: object) -> None:
+    data = older(tcdoc.matrix(["clone"], ["no_grad"]), schema)
+    with pytest.raises(ValueError, match=rf"a matrix of schema {re.escape(repr(schema))} is not supported"):
         tcdoc.Matrix.from_json(data)
 
 
@@ -381,37 +348,19 @@ def test_module_rows_round_trip_and_diff() -> None:
         m.get_module("nope")
 
 
-def test_diff_against_schema_1_does_not_count_no_against_not_applicable() -> None:
-    new = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "leaf_requires_grad"])
-    old = tcdoc.Matrix.from_json(schema_1(new))
-    assert tcdoc.diff(old, new) == ()
-    assert tcdoc.diff(new, old) == ()
-    # A real "no" against a real "yes" is still a change.
-    row = old.get("clone", "leaf_requires_grad")
-    copied = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, copies_grad=True))
-    changed = dataclasses.replace(old, rows=tuple(copied if r is row else r for r in old.rows))
-    assert tcdoc.diff(changed, new) == (
-        tcdoc.CellChange("clone", "leaf_requires_grad", "copies_grad", True, False),
-    )
-
-
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         ([], "a matrix must be a JSON object, got list"),
-        ({"schema": 4, "rows": []}, "unsupported matrix schema 4; this tcdoc reads schema 1, 2 or 3"),
-        ({"schema": 2, "rows": [], "modules": [{}]}, "a schema-2 matrix has no 'modules' rows"),
+        ({"schema": 4, "rows": []}, "a matrix of schema 4 is not supported: this tcdoc reads schema 3 only"),
         ({"schema": 3, "rows": [], "modules": [{"operation": "x"}]}, "malformed module row"),
-        ({"schema": 2}, "a matrix needs a list of row objects"),
-        ({"schema": 2, "rows": [{"operation": "clone"}]}, "malformed matrix row"),
+        ({"schema": 3, "rows": []}, "a matrix needs a list of row objects under 'modules'"),
+        ({"schema": 3}, "a matrix needs a list of row objects"),
+        ({"schema": 3, "rows": [{"operation": "clone"}], "modules": []}, "malformed matrix row"),
         (
-            {"schema": 1, "rows": [{"operation": "a", "scenario": "b", "error": None, "warnings": [],
-                                    "properties": None, "not_run": {"reason": "needs numpy"}}]},
-            "a schema-1 matrix has no 'not_run' rows",
-        ),
-        (
-            {"schema": 2, "rows": [{"operation": "a", "scenario": "b", "error": {"type": "E", "message": "m"},
-                                    "warnings": [], "properties": None, "not_run": {"reason": "r"}}]},
+            {"schema": 3, "modules": [],
+             "rows": [{"operation": "a", "scenario": "b", "error": {"type": "E", "message": "m"},
+                       "warnings": [], "properties": None, "not_run": {"reason": "r"}}]},
             "exactly one of 'properties', 'error' and 'not_run'",
         ),
     ],

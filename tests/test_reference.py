@@ -23,17 +23,27 @@ def test_each_family_has_its_matrix_page_in_the_toctree() -> None:
     assert re.findall(r"^matrix/(\w+)$", index, re.MULTILINE) == list(FAMILIES)
 
 
-def conf_operation_docs() -> dict[str, str]:
+def conf_setting(name: str) -> object:
     tree = ast.parse((ROOT / "docs" / "conf.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "tcdoc_operation_docs":
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == name:
             return ast.literal_eval(node.value)
-    raise AssertionError("docs/conf.py sets no tcdoc_operation_docs")
+    raise AssertionError(f"docs/conf.py sets no {name}")
+
+
+def conf_operation_docs() -> dict[str, str]:
+    """Each operation's page: ``tcdoc_operation_docs``, or ``tcdoc_operation_default_doc``."""
+    docs = conf_setting("tcdoc_operation_docs")
+    default = conf_setting("tcdoc_operation_default_doc")
+    assert isinstance(docs, dict)
+    assert isinstance(default, str)
+    assert set(docs) <= {*OPERATION_NAMES, *MODULE_OPERATION_NAMES}
+    assert default not in docs.values(), "an operation that links to the default page need not be listed"
+    return {name: docs.get(name, default) for name in (*OPERATION_NAMES, *MODULE_OPERATION_NAMES)}
 
 
 def test_every_operation_links_to_a_page_that_shows_it() -> None:
     docs = conf_operation_docs()
-    assert set(docs) == {*OPERATION_NAMES, *MODULE_OPERATION_NAMES}
     for name, docname in docs.items():
         if docname.startswith("auto_examples/"):
             script = ROOT / "examples" / f"{docname.removeprefix('auto_examples/')}.py"

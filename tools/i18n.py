@@ -121,13 +121,14 @@ MARKERS = {
 def extension_messages() -> list[str]:
     """Every message the extension translates, in a stable order, each once."""
     import tcdoc
-    from tcdoc import _names, gating
+    from tcdoc import _cells, _names, gating
     from tcdoc.claims import MESSAGES as CLAIM_WORDS
 
     found: list[str] = []
     for place, marker in MARKERS.items():
         for path in sorted(place.rglob("*.py")) if place.is_dir() else [place]:
             found += _marked(path, marker)
+    found += [_cells.YES, _cells.NO, _cells.NOT_APPLICABLE]  # the one formatter's words (tcdoc._cells)
     found += list(_names.LABELS.values()) + list(_names.MODULE_LABELS.values())
     found += list(tcdoc.QUESTIONS.values()) + list(tcdoc.MODULE_QUESTIONS.values())
     found += [str(_names.reason(field)) for field in _names.LABELS if _names.reason(field) is not None]

@@ -14,8 +14,8 @@ import json
 import math
 from typing import Any
 
-from tcdoc._probe import Environment
 from tcdoc._registry import get_operation
+from tcdoc._results import Environment
 
 __all__ = [
     "FULL_SIZES",

@@ -41,7 +41,9 @@ Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_devic
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
+``_tables`` (the fact directives), ``_roles`` (the fact roles), ``_table_nodes`` (their
+cells and tables), ``_links`` (links from an operation's code to its page), ``_state`` (the
+build's matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
 ``_gallery_guard``, ``_gpu``, ``_i18n``, ``_code_links``, ``_source_links``, ``_sitemap``,
 ``_copy_button``, ``_a11y`` and ``_assets``. Sphinx is imported only under this package.
 """
@@ -63,13 +65,17 @@ from tcdoc.sphinxext import (
     _gallery_guard,
     _gpu,
     _i18n,
+    _roles,
     _sitemap,
     _source_links,
+    _state,
+    _table_nodes,
     _tables,
 )
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
-from tcdoc.sphinxext._snippets import RunDirective, forget_namespace
+from tcdoc.sphinxext._links import resolve_operation_link
+from tcdoc.sphinxext._snippets import RunDirective
 
 __all__ = ["run_command", "setup"]
 
@@ -88,11 +94,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
-    app.add_role("tcdoc-fact", _tables.FactRole())
-    app.add_role("tcdoc-env", _tables.EnvRole())
+    app.add_role("tcdoc-fact", _roles.FactRole())
+    app.add_role("tcdoc-env", _roles.EnvRole())
     _claims.setup_claims(app)
-    app.connect("missing-reference", _tables.resolve_operation_link)
-    app.connect("source-read", forget_namespace)
+    app.connect("missing-reference", resolve_operation_link)
+    # The build's state (the matrix, the snippets' namespaces) lives on env, made at builder-inited.
+    app.connect("builder-inited", _state.reset)
+    app.connect("env-purge-doc", _state.purge_doc)
+    _table_nodes.add_nodes(app)
     app.connect("builder-inited", _gpu.find_gpu_pages)
     app.connect("doctree-read", _gpu.mark_gpu_pages)
     # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
@@ -115,5 +124,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _assets.load_images_lazily, priority=900)
     app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
-    app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -250,7 +250,7 @@ def verdict(app: Sphinx, module: str, claim: AnyClaim) -> Verdict:
     found = _verdicts(app.env)
     key = (module, claim.id)
     if key not in found:
-        found[key] = verify(claim, build_matrix(app.config.tcdoc_device))
+        found[key] = verify(claim, build_matrix(app.env))
     return found[key]
 
 

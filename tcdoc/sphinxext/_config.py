@@ -17,7 +17,7 @@ from sphinx.errors import ConfigError
 from tcdoc import gating
 from tcdoc._names import MODULE_OPERATION_NAMES, OPERATION_NAMES
 
-__all__ = ["DEVICES", "add_config_values", "check_config"]
+__all__ = ["DEVICES", "add_config_values", "check_config", "operation_doc"]
 
 DEVICES = ("cpu", "cuda")
 """The values ``tcdoc_device`` accepts."""
@@ -29,6 +29,8 @@ def add_config_values(app: Sphinx) -> None:
     app.add_config_value("tcdoc_device", "cpu", "env", types=[str])
     # Operation name -> the docname of the page that shows it; tables link the operation's code there.
     app.add_config_value("tcdoc_operation_docs", {}, "env", types=[dict])
+    # The docname that an operation not in tcdoc_operation_docs links to; None: no link.
+    app.add_config_value("tcdoc_operation_default_doc", None, "env", types=[str, type(None)])
     # Whether this build runs the GPU examples; None: decided once by tcdoc.gating, in check_config.
     app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
     app.connect("config-inited", check_config)
@@ -46,6 +48,8 @@ def check_config(app: Sphinx, config: Config) -> None:
     """
     _check_device(config.tcdoc_device)
     _check_operation_docs(config.tcdoc_operation_docs)
+    if config.tcdoc_operation_default_doc is not None:
+        _check_docname("tcdoc_operation_default_doc", config.tcdoc_operation_default_doc)
     config.tcdoc_gpu_execute = _decide_gpu(config.tcdoc_gpu_execute)
 
 
@@ -72,11 +76,24 @@ def _check_operation_docs(docs: object) -> None:
             f"Known operations: {', '.join(known)}"
         )
     for name, docname in docs.items():
-        if not isinstance(docname, str) or not docname or docname.endswith((".html", ".md", ".rst", ".py")):
-            raise ConfigError(
-                f"tcdoc_operation_docs[{name!r}] must be a docname such as 'explanation/look-alikes' "
-                f"(no suffix); got {docname!r}"
-            )
+        _check_docname(f"tcdoc_operation_docs[{name!r}]", docname)
+
+
+def _check_docname(setting: str, docname: object) -> None:
+    if not isinstance(docname, str) or not docname or docname.endswith((".html", ".md", ".rst", ".py")):
+        raise ConfigError(
+            f"{setting} must be a docname such as 'explanation/look-alikes' (no suffix); got {docname!r}"
+        )
+
+
+def operation_doc(config: Config, name: str) -> str | None:
+    """Return the docname that the tables link operation ``name``'s code to, or ``None``.
+
+    That is ``tcdoc_operation_docs[name]``, or ``tcdoc_operation_default_doc`` for an operation
+    the map does not name.
+    """
+    docname = config.tcdoc_operation_docs.get(name, config.tcdoc_operation_default_doc)
+    return None if docname is None else str(docname)
 
 
 def _decide_gpu(decided: object) -> bool:

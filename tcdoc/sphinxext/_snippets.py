@@ -15,16 +15,15 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
+from tcdoc.sphinxext._state import namespaces
 
 __all__ = [
     "RunDirective",
     "SnippetError",
     "SnippetResult",
-    "forget_namespace",
     "fresh_namespace",
     "run_snippet",
 ]
@@ -127,9 +126,6 @@ def run_snippet(code: str, namespace: dict[str, Any], raises: str | None = None)
 
 # -- The tcdoc-run directive ---------------------------------------------------------------
 
-# The namespace of the last tcdoc-run snippet on each page, for ``:continue:``.
-_NAMESPACES: dict[str, dict[str, Any]] = {}
-
 
 def fresh_namespace() -> dict[str, Any]:
     """Return the namespace a ``tcdoc-run`` snippet starts in: torch, copy and tcdoc, seeded."""
@@ -156,12 +152,14 @@ class RunDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         code = "\n".join(self.content)
         docname = self.env.docname
+        # The namespace of the page's last snippet, for ``:continue:``: build state, on env.
+        pages = namespaces(self.env)
         if "continue" in self.options:
-            if docname not in _NAMESPACES:
+            if docname not in pages:
                 raise self.error("tcdoc-run :continue: needs an earlier tcdoc-run snippet on this page")
-            namespace = _NAMESPACES[docname]
+            namespace = pages[docname]
         else:
-            namespace = _NAMESPACES[docname] = fresh_namespace()
+            namespace = pages[docname] = fresh_namespace()
         try:
             result = run_snippet(code, namespace, raises=self.options.get("raises"))
         except (SnippetError, SyntaxError) as exc:
@@ -172,8 +170,3 @@ class RunDirective(SphinxDirective):
             block["classes"].append("tcdoc-run-output")
             output.append(block)
         return output
-
-
-def forget_namespace(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Start each read of a page without the namespaces of an earlier read (``source-read``)."""
-    _NAMESPACES.pop(docname, None)

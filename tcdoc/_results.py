@@ -1,0 +1,310 @@
+"""The results of probing, and their JSON: what one cell, one module row and one matrix hold.
+
+Each cell of a matrix has one outcome, and its type says which of three things happened: a
+:class:`Comparison` (the operation returned, and this is what was measured), an
+:class:`ErrorInfo` (torch raised, and this is what it said) or a :class:`NotRun` (the
+environment lacked something the operation needs, such as NumPy, so torch was never asked).
+The environment is not torch: a missing package is never recorded as torch raising.
+
+:meth:`Matrix.to_json` writes the layout numbered :data:`SCHEMA`, and :meth:`Matrix.from_json`
+reads that layout only. ``tcdoc._probe`` measures these results; ``tcdoc._diff`` compares two
+matrices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from collections.abc import Mapping
+from typing import Any
+
+from tcdoc._compare import Comparison
+from tcdoc._modules import ModuleComparison
+from tcdoc._names import MODULE_SCENARIO
+
+__all__ = [
+    "SCHEMA",
+    "Environment",
+    "ErrorInfo",
+    "Matrix",
+    "ModuleResult",
+    "NotRun",
+    "ProbeResult",
+    "WarningInfo",
+]
+
+SCHEMA = 3
+"""Version of the JSON layout written by :meth:`Matrix.to_json`, and the only one it reads.
+
+Each row holds the operation, the scenario, and exactly one of its ``properties`` (every
+:class:`Comparison` field, ``null`` where it does not apply), ``error`` and ``not_run``, with its
+``warnings``; the module-level rows are under ``"modules"``.
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class Environment:
+    """The software and device that produced a result: the stamp on every fact.
+
+    >>> import tcdoc, torch
+    >>> tcdoc.environment().torch == torch.__version__
+    True
+    """
+
+    torch: str
+    device: str
+    device_name: str
+    python: str
+
+    def __str__(self) -> str:
+        return f"torch {self.torch} on {self.device_name}, Python {self.python}"
+
+    def _repr_html_(self) -> str:
+        return f'<p class="tcdoc-environment">Measured with {html.escape(str(self))}.</p>'
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorInfo:
+    """An exception an operation raised, kept as a result.
+
+    ``str()`` gives the one wording that tables, the command and the pictures show.
+
+    >>> import tcdoc
+    >>> str(tcdoc.ErrorInfo("RuntimeError", "it failed"))
+    'RuntimeError: it failed'
+    """
+
+    type: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class NotRun:
+    """A cell that was not run, because the environment lacks what the operation needs.
+
+    ``str()`` gives the one wording that tables and the command show.
+
+    >>> import tcdoc
+    >>> str(tcdoc.NotRun("needs numpy"))
+    'not run: needs numpy'
+    """
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"not run: {self.reason}"
+
+
+@dataclasses.dataclass(frozen=True)
+class WarningInfo:
+    """A warning an operation emitted."""
+
+    category: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.category}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class ProbeResult:
+    """What one operation did to one scenario's fresh tensor.
+
+    ``outcome`` is the measured :class:`Comparison`, the :class:`ErrorInfo` of the exception
+    the operation raised, or :class:`NotRun` where the environment lacked what the operation
+    needs: one field, so a result is always exactly one of them. ``properties``, ``error`` and
+    ``not_run`` read it as one or the other.
+
+    >>> import tcdoc
+    >>> result = tcdoc.probe("deepcopy", "non_leaf")
+    >>> isinstance(result.outcome, tcdoc.ErrorInfo), result.properties is None
+    (True, True)
+    """
+
+    operation: str
+    scenario: str
+    outcome: Comparison | ErrorInfo | NotRun
+    warnings: tuple[WarningInfo, ...] = ()
+
+    @property
+    def properties(self) -> Comparison | None:
+        """The measured properties, or ``None`` where the operation raised or was not run."""
+        return self.outcome if isinstance(self.outcome, Comparison) else None
+
+    @property
+    def error(self) -> ErrorInfo | None:
+        """The exception the operation raised, or ``None`` where it did not raise."""
+        return self.outcome if isinstance(self.outcome, ErrorInfo) else None
+
+    @property
+    def not_run(self) -> NotRun | None:
+        """Why the operation was not run, or ``None`` where it was."""
+        return self.outcome if isinstance(self.outcome, NotRun) else None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the row as JSON-ready data (see :meth:`Matrix.to_json`)."""
+        return {
+            "operation": self.operation,
+            "scenario": self.scenario,
+            "error": None if self.error is None else dataclasses.asdict(self.error),
+            "not_run": None if self.not_run is None else dataclasses.asdict(self.not_run),
+            "warnings": [dataclasses.asdict(w) for w in self.warnings],
+            "properties": None if self.properties is None else self.properties.as_dict(),
+        }
+
+    @classmethod
+    def from_json(cls, row: Mapping[str, Any]) -> ProbeResult:
+        """Rebuild a row written by :meth:`to_json`; ``ValueError`` if malformed."""
+        try:
+            properties, error, not_run = row["properties"], row["error"], row["not_run"]
+            given = [value for value in (properties, error, not_run) if value is not None]
+            if len(given) != 1:
+                raise TypeError("a row needs exactly one of 'properties', 'error' and 'not_run'")
+            outcome: Comparison | ErrorInfo | NotRun
+            if properties is not None:
+                outcome = Comparison(**properties)
+            elif error is not None:
+                outcome = ErrorInfo(**error)
+            else:
+                outcome = NotRun(**given[0])
+            return cls(
+                operation=str(row["operation"]),
+                scenario=str(row["scenario"]),
+                outcome=outcome,
+                warnings=tuple(WarningInfo(**w) for w in row["warnings"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed matrix row {row!r}: {exc}") from exc
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleResult:
+    """What one module-level operation returned, on a fresh model and optimizer.
+
+    ``outcome`` is the measured :class:`~tcdoc.ModuleComparison`, or the :class:`ErrorInfo` of
+    what the call raised. ``scenario`` is always ``"trained_model"``: the one source there is.
+
+    >>> import tcdoc
+    >>> tcdoc.probe_module("module_to_float64").outcome.new_object
+    False
+    """
+
+    operation: str
+    outcome: ModuleComparison | ErrorInfo
+    warnings: tuple[WarningInfo, ...] = ()
+
+    @property
+    def scenario(self) -> str:
+        """Return the name of the one source of module-level operations, ``"trained_model"``."""
+        return MODULE_SCENARIO
+
+    @property
+    def properties(self) -> ModuleComparison | None:
+        """The measured properties, or ``None`` where the call raised."""
+        return self.outcome if isinstance(self.outcome, ModuleComparison) else None
+
+    @property
+    def error(self) -> ErrorInfo | None:
+        """The exception the call raised, or ``None``."""
+        return self.outcome if isinstance(self.outcome, ErrorInfo) else None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the row as JSON-ready data (see :meth:`Matrix.to_json`)."""
+        return {
+            "operation": self.operation,
+            "error": None if self.error is None else dataclasses.asdict(self.error),
+            "warnings": [dataclasses.asdict(w) for w in self.warnings],
+            "properties": None if self.properties is None else self.properties.as_dict(),
+        }
+
+    @classmethod
+    def from_json(cls, row: Mapping[str, Any]) -> ModuleResult:
+        """Rebuild a row written by :meth:`to_json`; ``ValueError`` if malformed."""
+        try:
+            properties, error = row["properties"], row["error"]
+            if (properties is None) == (error is None):
+                raise TypeError("a module row needs exactly one of 'properties' and 'error'")
+            outcome = ModuleComparison(**properties) if properties is not None else ErrorInfo(**error)
+            warned = tuple(WarningInfo(**w) for w in row["warnings"])
+            return cls(operation=str(row["operation"]), outcome=outcome, warnings=warned)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed module row {row!r}: {exc}") from exc
+
+
+@dataclasses.dataclass(frozen=True)
+class Matrix:
+    """Every operation probed on every scenario, stamped with its environment.
+
+    ``rows`` holds the tensor cells, ``modules`` the module-level rows (see
+    :func:`tcdoc.probe_module`). :meth:`to_json` writes it in the layout :data:`SCHEMA`.
+    """
+
+    environment: Environment
+    rows: tuple[ProbeResult, ...]
+    modules: tuple[ModuleResult, ...] = ()
+
+    def get(self, operation: str, scenario: str) -> ProbeResult:
+        """Return the row for one operation and scenario; ``KeyError`` if it was not probed."""
+        for row in self.rows:
+            if row.operation == operation and row.scenario == scenario:
+                return row
+        raise KeyError(f"no row for operation {operation!r} on scenario {scenario!r}")
+
+    def get_module(self, operation: str) -> ModuleResult:
+        """Return the row of a module-level operation; ``KeyError`` if it was not probed."""
+        for row in self.modules:
+            if row.operation == operation:
+                return row
+        raise KeyError(f"no row for module operation {operation!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """Return JSON-ready data: ``{"schema": 3, "torch", "device", "rows": [...], "modules": [...]}``."""
+        return {
+            "schema": SCHEMA,
+            "torch": self.environment.torch,
+            "device": self.environment.device,
+            "device_name": self.environment.device_name,
+            "python": self.environment.python,
+            "rows": [row.to_json() for row in self.rows],
+            "modules": [row.to_json() for row in self.modules],
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Matrix:
+        """Rebuild a matrix from :meth:`to_json`'s data.
+
+        Raises
+        ------
+        ValueError
+            If the data is not a matrix of :data:`SCHEMA` (the layouts before it were never
+            released, and are not read).
+
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"a matrix must be a JSON object, got {type(data).__name__}")
+        schema = data.get("schema")
+        if schema != SCHEMA:
+            raise ValueError(
+                f"a matrix of schema {schema!r} is not supported: this tcdoc reads schema {SCHEMA} only "
+                "(write it again with 'tcdoc matrix --json')"
+            )
+        rows = data.get("rows")
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ValueError("a matrix needs a list of row objects under 'rows'")
+        modules = data.get("modules")
+        if not isinstance(modules, list) or not all(isinstance(row, dict) for row in modules):
+            raise ValueError("a matrix needs a list of row objects under 'modules'")
+        env = Environment(
+            torch=str(data.get("torch", "?")),
+            device=str(data.get("device", "?")),
+            device_name=str(data.get("device_name", data.get("device", "?"))),
+            python=str(data.get("python", "?")),
+        )
+        return cls(
+            env,
+            tuple(ProbeResult.from_json(row) for row in rows),
+            modules=tuple(ModuleResult.from_json(row) for row in modules),
+        )

@@ -1,0 +1,70 @@
+"""The build's state, kept on the build environment: the measured matrix and the snippets' namespaces.
+
+Like ``sphinx.ext.todo`` keeps its list on ``env``, the extension keeps what one build
+measured and ran on ``env.tcdoc_state`` (a :class:`BuildState`), made afresh at
+``builder-inited``; nothing of it lives in a module. It holds live objects (torch tensors in a
+snippet's namespace), so it is not pickled with the environment: an environment read back from
+disk, or from a parallel reader, starts with an empty one, and measures again when asked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+import tcdoc
+
+__all__ = ["BuildState", "build_matrix", "namespaces", "purge_doc", "reset"]
+
+
+@dataclasses.dataclass
+class BuildState:
+    """What one build measured and ran: the matrix of each device, each page's snippet namespace."""
+
+    matrices: dict[str, tcdoc.Matrix] = dataclasses.field(default_factory=dict)
+    namespaces: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}  # live objects: an unpickled environment starts with an empty state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+
+
+def state(env: BuildEnvironment) -> BuildState:
+    """Return the build's state, made on first use where ``builder-inited`` did not run (tests)."""
+    found = getattr(env, "tcdoc_state", None)
+    if not isinstance(found, BuildState):
+        found = BuildState()
+        env.tcdoc_state = found  # type: ignore[attr-defined]
+    return found
+
+
+def build_matrix(env: BuildEnvironment) -> tcdoc.Matrix:
+    """Return the build's matrix, probed on ``tcdoc_device`` the first time a page asks for it.
+
+    Every directive, role and claim of a build reads this one matrix.
+    """
+    matrices = state(env).matrices
+    device = str(env.config.tcdoc_device)
+    if device not in matrices:
+        matrices[device] = tcdoc.matrix(device=device)
+    return matrices[device]
+
+
+def namespaces(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
+    """Return the namespace of the last ``tcdoc-run`` snippet of each page read in this build."""
+    return state(env).namespaces
+
+
+def reset(app: Sphinx) -> None:
+    """Start each build with a fresh state (``builder-inited``)."""
+    app.env.tcdoc_state = BuildState()  # type: ignore[attr-defined]
+
+
+def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """Forget what an earlier read of ``docname`` ran (``env-purge-doc``)."""
+    state(env).namespaces.pop(docname, None)

@@ -1,0 +1,58 @@
+"""The build's state lives on env (made at builder-inited); the summary's phone labels are doctree markup."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+
+import tcdoc.sphinxext
+from tcdoc.sphinxext import _state, _table_nodes
+
+
+@pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
+def test_the_matrix_is_the_build_s_and_is_not_pickled(app):
+    app.build()
+    state = app.env.tcdoc_state
+    assert isinstance(state, _state.BuildState)
+    assert _state.build_matrix(app.env) is state.matrices["cpu"]
+    assert pickle.loads(pickle.dumps(state)) == _state.BuildState()  # live objects stay in memory
+    _state.reset(app)
+    assert app.env.tcdoc_state.matrices == {}
+
+
+def test_no_module_of_the_extension_holds_a_build_s_state():
+    """Module-level dicts, lists and caches of per-build state are gone from the modules this change owns."""
+    for module in ("_tables", "_table_nodes", "_roles", "_links", "_snippets", "_command", "_diagram"):
+        source = (Path(tcdoc.sphinxext.__path__[0]) / f"{module}.py").read_text(encoding="utf-8")
+        assert "functools.cache" not in source, module
+        assert not re.search(r"^_[A-Z_]+: dict\[", source, re.MULTILINE), module
+        assert "html-page-context" not in source, module
+
+
+@pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
+def test_summary_cells_carry_their_heading_for_phones(app):
+    app.build()
+    doctree = app.env.get_doctree("index")
+    (table,) = [t for t in doctree.findall(nodes.table) if "tcdoc-summary" in t["classes"]]
+    headings = [" ".join(e.astext().split()) for e in table.next_node(nodes.thead).findall(nodes.entry)]
+    for row in table.next_node(nodes.tbody).findall(nodes.row):
+        cells = list(row.findall(nodes.entry))
+        assert [type(cell) for cell in cells] == [_table_nodes.labelled_entry] * len(cells)
+        assert [cell["label"] for cell in cells] == headings[: len(cells)]
+    html = (app.outdir / "index.html").read_text(encoding="utf-8")
+    summary = re.search(r'<table class="[^"]*tcdoc-summary.*?</table>', html, re.DOTALL).group(0)
+    labels = re.findall(r'<td data-label="([^"]*)"', summary)
+    assert labels[:2] == ["y =", headings[1]]
+    assert len(labels) == 2 * len(headings)  # two rows (clone, detach), every cell labelled
+    # No other table gets labels.
+    assert "data-label" not in html.replace(summary, "")
+
+
+@pytest.mark.sphinx("text", testroot="operation-docs", freshenv=True)
+def test_other_writers_write_a_labelled_cell_as_a_plain_one(app):
+    app.build()
+    assert "x.clone()" in (app.outdir / "index.txt").read_text(encoding="utf-8")

@@ -1,0 +1,65 @@
+"""``tcdoc_operation_default_doc``: the page an operation links to when the map names no page for it."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from docutils import nodes
+from sphinx.errors import ConfigError
+
+
+def resolved(app, docname: str = "index") -> nodes.document:
+    """The doctree of ``docname`` with its references resolved, as the builder writes it."""
+    accepts_tags = "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters
+    return app.env.get_and_resolve_doctree(
+        docname, app.builder, **({"tags": app.tags} if accepts_tags else {})
+    )
+
+
+def first_cells(doctree: nodes.document, kind: str) -> dict[str, nodes.entry]:
+    (table,) = [t for t in doctree.findall(nodes.table) if kind in t["classes"]]
+    body = table.next_node(nodes.tbody)
+    return {row[0].astext(): row[0] for row in body.findall(nodes.row)}
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="operation-docs",
+    freshenv=True,
+    confoverrides={"tcdoc_operation_docs": {}, "tcdoc_operation_default_doc": "operations/clone"},
+)
+def test_an_operation_the_map_does_not_name_links_to_the_default_page(app):
+    app.build()
+    assert app.warning.getvalue() == ""
+    doctree = resolved(app)
+    for kind in ("tcdoc-summary", "tcdoc-properties"):
+        for code, cell in first_cells(doctree, kind).items():
+            link = cell.next_node(nodes.reference)
+            assert link is not None, (kind, code)
+            assert link["refuri"] == "operations/clone.html"
+            assert link.next_node(nodes.literal).astext() == code
+    sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
+    see = [p for p in sections["matrix-detach"].findall(nodes.paragraph) if p.astext().startswith("See ")]
+    assert [p.astext() for p in see] == ["See x.detach() for the page that shows it at work."]
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="operation-docs",
+    freshenv=True,
+    confoverrides={"tcdoc_operation_default_doc": "index"},
+)
+def test_the_map_wins_over_the_default(app):
+    app.build()
+    cells = first_cells(resolved(app), "tcdoc-summary")
+    assert cells["x.clone()"].next_node(nodes.reference)["refuri"] == "operations/clone.html"
+    assert cells["x.detach()"].next_node(nodes.reference)["refuri"] == ""  # this very page
+
+
+@pytest.mark.sphinx("html", testroot="operation-docs")
+@pytest.mark.parametrize("bad", ["look-alikes.md", "", 3])
+def test_a_bad_default_is_a_configuration_error(make_app, app_params, bad):
+    overrides = {**app_params.kwargs, "confoverrides": {"tcdoc_operation_default_doc": bad}}
+    with pytest.raises(ConfigError, match=r"tcdoc_operation_default_doc must be a docname .*; got"):
+        make_app(*app_params.args, **overrides)
