@@ -20,29 +20,20 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
 - ``{tcdoc-claim}`id``: a sentence about torch from the claims registry (``tcdoc._claims``),
   checked in the build (a false claim is a build error); the claims an example quotes are checked
-  when its page is read;
-- ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
-  CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
-- a re-run of every gallery example when tcdoc's own code changed, a build error for an
-  executed example whose page shows no output, and a cache for the pages of examples the build
-  does not execute, so that a build with nothing to do imports no torch;
-- links in example code from the methods and attributes of a variable (``x.clone()``) to
-  their documentation, through sphinx-gallery's own linking (see ``_code_links``);
-- for a site built with furo and sphinx-gallery: "view" and "edit" buttons of a gallery page
-  that open its example script (``_source_links``), and with sphinx-sitemap, a sitemap that
-  lists every page after an incremental build too (``_sitemap``);
-- a copy button on each block of highlighted code (``_copy_button``);
-- markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
-  thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
-  on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
+  when its page is read.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
+The extension changes nothing else about a site: its theme, stylesheets, scripts and gallery
+come out as Sphinx and their own extensions make them. What only tcdoc's own site does to its
+pages (copy buttons, accessibility fixes, minified stylesheets, the GPU examples' gating, the
+gallery's guards) lives with that site, in ``docs/_ext``, and is not part of this package.
+
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
-``_gallery_guard``, ``_gpu``, ``_i18n``, ``_code_links``, ``_source_links``, ``_sitemap``,
-``_copy_button``, ``_a11y`` and ``_assets``. Sphinx is imported only under this package.
+``_tables`` (fact directives and roles), ``_claims``, ``_command``, ``_snippets``, ``_diagram``
+and ``_i18n`` (the extension's words in the reader's language). Sphinx is imported only under
+this package.
 """
 
 from __future__ import annotations
@@ -52,20 +43,7 @@ from typing import Any
 from sphinx.application import Sphinx
 
 import tcdoc
-from tcdoc.sphinxext import (
-    _a11y,
-    _assets,
-    _claims,
-    _code_links,
-    _config,
-    _copy_button,
-    _gallery_guard,
-    _gpu,
-    _i18n,
-    _sitemap,
-    _source_links,
-    _tables,
-)
+from tcdoc.sphinxext import _claims, _config, _i18n, _tables
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._snippets import RunDirective, forget_namespace
@@ -74,10 +52,9 @@ __all__ = ["run_command", "setup"]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the settings, directives, roles, the gallery's guards and links, and the sitemap's fix."""
+    """Register the settings, the directives and roles, the claims' checks and the catalogue."""
     _config.add_config_values(app)
     _i18n.add_catalog(app)
-    app.connect("build-finished", _i18n.repair_chinese_search)
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
@@ -86,34 +63,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-command", CommandDirective)
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)
-    app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.add_role("tcdoc-fact", _tables.FactRole())
     app.add_role("tcdoc-env", _tables.EnvRole())
     app.add_role("tcdoc-claim", _claims.ClaimRole())
     app.connect("doctree-read", _claims.check_quoted_claims)
     app.connect("missing-reference", _tables.resolve_operation_link)
     app.connect("source-read", forget_namespace)
-    app.connect("builder-inited", _gpu.find_gpu_pages)
-    app.connect("doctree-read", _gpu.mark_gpu_pages)
-    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
-    app.connect("builder-inited", _gallery_guard.rerun_if_tcdoc_changed, priority=400)
-    app.connect("env-get-outdated", _gallery_guard.reread_if_tcdoc_changed)
-    app.connect("source-read", _gallery_guard.drop_remote_scripts)
-    app.connect("build-finished", _gallery_guard.check_examples_ran)
-    app.connect("build-finished", _gallery_guard.record_build, priority=900)
-    # After sphinx-gallery (priority 500) has written each example's candidates for its names.
-    app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)
-    app.connect("html-page-context", _source_links.point_at_example_sources)
-    # Before sphinx-sitemap (priority 500) writes sitemap.xml.
-    app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
-    app.connect("builder-inited", _copy_button.add_script)
-    app.connect("builder-inited", _a11y.add_script)
-    app.connect("doctree-resolved", _a11y.describe_thumbnails)
-    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
-    app.connect("html-page-context", _a11y.level_captions, priority=900)
-    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
-    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
-    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
-    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("html-page-context", _tables.label_summary_cells, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,7 +8,7 @@ sphinx-gallery caches only the examples it executes: one it leaves unexecuted on
 example on a build without CUDA) is rendered again on every build, and finding the tcdoc
 functions it names imports tcdoc's public names, and torch with them (over a second). This
 module caches those pages too, and forgets them when the set of executed examples changes.
-These hooks are registered by :mod:`tcdoc.sphinxext`.
+These hooks are registered by :mod:`tcdoc_site`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""tcdoc's gallery guards, on tests/roots/test-gallery: silent examples fail, changes to tcdoc re-run."""
+"""The site's gallery guards, on tests/roots/test-gallery: silent examples fail, changes to tcdoc re-run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from docutils import nodes
 
-from tcdoc.sphinxext import _gallery_guard
+from tcdoc_site import _gallery_guard
+
+SITE_EXTENSION = Path(__file__).parents[1] / "docs" / "_ext"
 
 # Each test writes its examples into its own copy of the project (the srcdir of its marker).
 ONLY_PLOTS = {"sphinx_gallery_conf.filename_pattern": r"plot_[^\/]*\.py$"}
@@ -108,6 +110,7 @@ def test_a_rebuild_with_nothing_changed_does_not_import_torch(gallery):
     # A fresh process, where nothing has imported torch yet.
     rebuild = f"""
 import sys
+sys.path.insert(0, {str(SITE_EXTENSION)!r})
 from sphinx.application import Sphinx
 app = Sphinx({str(app.srcdir)!r}, {str(app.confdir)!r}, {str(app.outdir)!r}, {str(app.doctreedir)!r},
              "html", confoverrides={ONLY_PLOTS!r}, freshenv=False)
