@@ -3,7 +3,7 @@
 Sessions: docs, tests and lint run by default; docs-live is for writing pages; bench measures what
 each copy costs, and how far apart three runs of the cost page's sweep are (``nox -s bench``,
 minutes); docs-gpu builds on a CUDA machine, GPU examples required; coverage runs the tests under
-coverage.py and fails below 90% of tcdoc's lines.
+coverage.py and fails below 90% of the lines of tcdoc and of the site's extension (docs/_ext).
 browser and downloads read the site that docs built as a reader would: in headless Chromium, and by
 running every download (CI runs them after docs). release-check builds and tries the sdist and the
 wheel as the release workflow does; inventories refreshes docs/_inventories.
@@ -87,7 +87,11 @@ def docs_gpu(session: nox.Session) -> None:
 
 @nox.session(name="docs-live", default=False)
 def docs_live(session: nox.Session) -> None:
-    """Serve the site and rebuild it when a page, an example or tcdoc changes."""
+    """Serve the site and rebuild it when a page, an example, tcdoc or the site's extension changes.
+
+    sphinx-autobuild watches the source folder, docs/, and so the site's extension in docs/_ext;
+    each rebuild is a new sphinx-build process, which imports the extension's code as it is now.
+    """
     install(session, "docs-live")
     session.run(
         "sphinx-autobuild",
@@ -116,7 +120,7 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def coverage(session: nox.Session) -> None:
-    """Run the test suite under coverage.py, print the report, and fail below 90% of tcdoc's lines.
+    """Run the test suite under coverage.py, print the report, and fail below 90% of the lines measured.
 
     What is measured and the threshold are in pyproject.toml (``[tool.coverage]``); lines that only
     a subprocess runs (a sphinx-build, ``python -m tcdoc``) do not count. The data file is
