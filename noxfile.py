@@ -94,7 +94,11 @@ def docs_gpu(session: nox.Session) -> None:
 
 @nox.session(name="docs-live", default=False)
 def docs_live(session: nox.Session) -> None:
-    """Serve the site and rebuild it when a page, an example or tcdoc changes."""
+    """Serve the site and rebuild it when a page, an example, tcdoc or the site's extension changes.
+
+    sphinx-autobuild watches the source folder, docs/, and so the site's extension in docs/_ext;
+    each rebuild is a new sphinx-build process, which imports the extension's code as it is now.
+    """
     install(session, "docs-live")
     session.run(
         "sphinx-autobuild",

@@ -8,7 +8,11 @@ import time
 from importlib.metadata import version as installed_version
 
 import tcdoc
-from tcdoc.gating import gallery_filename_pattern, gpu_examples_execute
+
+# The site's own extension (docs/_ext/tcdoc_site): what only this site does to its pages. The
+# package's tcdoc.sphinxext renders the facts; the wheel ships no part of this one.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "_ext"))
+from tcdoc_site.gating import gallery_filename_pattern, gpu_examples_execute
 
 # -- Project information -------------------------------------------------------------------
 
@@ -29,6 +33,7 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
+    "tcdoc_site",
     "notfound.extension",
     "sphinx_sitemap",
     "sphinxext.opengraph",
@@ -134,8 +139,8 @@ tcdoc_operation_docs = {
 
 # -- Options for the GPU examples ----------------------------------------------------------
 
-# One decision per build (tcdoc.gating): the examples in examples/gpu run only where CUDA exists;
-# elsewhere their pages show the code and a note saying so. The extension checks the decision
+# One decision per build (tcdoc_site.gating): the examples in examples/gpu run only where CUDA exists;
+# elsewhere their pages show the code and a note saying so. The site's extension checks the decision
 # when the configuration is read: with TCDOC_REQUIRE_GPU=1 (nox -s docs-gpu) and no CUDA device,
 # the build stops there with a configuration error that says why.
 tcdoc_gpu_execute = gpu_examples_execute(required=False)
@@ -189,7 +194,7 @@ html_sidebars = {
     ]
 }
 # "View" and "edit" buttons at the top of each page, pointing at its source in the repository;
-# a gallery page points at its example script (tcdoc.sphinxext), not at the generated page.
+# a gallery page points at its example script (tcdoc_site), not at the generated page.
 html_theme_options = {
     "source_repository": "https://github.com/tcdoc/tcdoc/",
     "source_branch": "main",

@@ -111,21 +111,3 @@ def test_page_catalogues_hold_no_measured_value(app: SphinxTestApp) -> None:
     assert "Measured at build time" not in catalogue
     assert torch.__version__ not in catalogue
     assert "Facts" in catalogue  # the page's own title is there to translate
-
-
-def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path: Path) -> None:
-    from types import SimpleNamespace
-
-    from tcdoc.sphinxext._i18n import repair_chinese_search
-
-    static = tmp_path / "_static"
-    static.mkdir()
-    script = static / "language_data.js"
-    shipped = "var EnglishStemmer=function(){};\nwindow.Stemmer = ChineseStemmer;\n"
-    script.write_text(shipped, encoding="utf-8")
-    english = SimpleNamespace(config=SimpleNamespace(language="en"), outdir=tmp_path)
-    repair_chinese_search(english, None)  # not a Chinese build: left alone
-    assert "ChineseStemmer;" in script.read_text(encoding="utf-8")
-    chinese = SimpleNamespace(config=SimpleNamespace(language="zh_CN"), outdir=tmp_path)
-    repair_chinese_search(chinese, None)
-    assert script.read_text(encoding="utf-8").endswith("window.Stemmer = EnglishStemmer;\n")

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import tcdoc
-from tcdoc import gating
 
 
 def imports_torch(code: str) -> bool:
@@ -27,13 +26,10 @@ def imports_torch(code: str) -> bool:
         "import tcdoc",
         "import tcdoc; tcdoc.__version__",
         "import tcdoc.sphinxext",
-        "import tcdoc.gating; tcdoc.gating.gpu_examples_execute()",
         "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--version'])\nexcept SystemExit:\n    pass",
     ],
 )
 def test_tools_that_need_no_measurement_do_not_import_torch(code: str) -> None:
-    if not gating.cpu_only_torch() and "gpu_examples_execute" in code:
-        pytest.skip("with a CUDA build of torch, the GPU decision must ask torch")
     assert not imports_torch(code)
 
 
@@ -93,7 +89,6 @@ def imported_packages(path: Path) -> set[str]:
     [
         ("sphinx", ("sphinxext/",)),
         ("docutils", ("sphinxext/",)),
-        ("sphinx_gallery", ("sphinxext/",)),
         ("matplotlib", ("draw/_render.py", "bench/_plot.py")),
     ],
 )
@@ -122,12 +117,24 @@ def test_there_is_one_sphinx_setup() -> None:
     assert setups == ["sphinxext/__init__.py"]
 
 
-def test_the_core_and_gating_import_no_sphinx_and_no_matplotlib() -> None:
+def test_the_core_imports_no_sphinx_and_no_matplotlib() -> None:
     code = (
-        "import tcdoc, tcdoc.gating, tcdoc.draw, tcdoc.bench, tcdoc.cli\n"
+        "import tcdoc, tcdoc.draw, tcdoc.bench, tcdoc.cli\n"
         "tcdoc.compare; tcdoc.draw.diagram; tcdoc.bench.run\n"
         "import sys\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'sphinx', 'docutils', 'matplotlib'}))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_package_holds_none_of_the_sites_own_extension():
+    """What only the site does lives in docs/_ext/tcdoc_site: the package neither holds nor imports it."""
+    site = Path(__file__).parents[1] / "docs" / "_ext" / "tcdoc_site"
+    moved = {path.name for path in site.glob("*.py")} - {"__init__.py"}
+    assert {"gating.py", "_gallery_guard.py", "_assets.py"} <= moved
+    assert not [path for path in PACKAGE.rglob("*") if path.name in moved or path.suffix == ".js"]
+    assert not [path for path in sorted(PACKAGE.rglob("*.py")) if "tcdoc_site" in imported_packages(path)]
+    # sphinx-gallery and sphinx-sitemap are the site's business: the package never imports them.
+    site_only = {"sphinx_gallery", "sphinx_sitemap"}
+    assert not [path for path in PACKAGE.rglob("*.py") if imported_packages(path) & site_only]

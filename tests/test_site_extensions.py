@@ -1,7 +1,7 @@
-"""The parts of tcdoc.sphinxext that serve the site around the facts.
+"""The site's own extension (docs/_ext/tcdoc_site) around the facts.
 
-Code links, source buttons, the sitemap, and what each page loads: the copy buttons' script and
-the highlighting stylesheet.
+Code links, source buttons, the sitemap, what each page loads (the copy buttons' script and the
+highlighting stylesheet), and the Chinese edition's search.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from sphinx.application import Sphinx
 
-from tcdoc.sphinxext._assets import without_unused_token_styles
-from tcdoc.sphinxext._code_links import with_attribute_candidates
-from tcdoc.sphinxext._source_links import gallery_source
+from tcdoc_site._assets import without_unused_token_styles
+from tcdoc_site._code_links import with_attribute_candidates
+from tcdoc_site._search import repair_chinese_search
+from tcdoc_site._source_links import gallery_source
 
 
 def candidate(module: str, name: str, **extra: object) -> dict[str, object]:
@@ -138,7 +139,7 @@ def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path: Pat
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "conf.py").write_text(
-        'extensions = ["sphinx_sitemap", "tcdoc.sphinxext"]\n'
+        'extensions = ["sphinx_sitemap", "tcdoc_site"]\n'
         'html_baseurl = "https://example.org/"\n'
         'sitemap_url_scheme = "{link}"\n'
         'sitemap_excludes = ["search.html", "genindex.html"]\n'
@@ -159,7 +160,7 @@ def test_sitemap_lists_every_page_after_a_build_with_nothing_to_do(tmp_path: Pat
 def code_and_prose(docs: Path) -> Path:
     """Write a site of a page of Python code and a page of prose; return where it builds."""
     docs.mkdir()
-    (docs / "conf.py").write_text('extensions = ["tcdoc.sphinxext"]\n')
+    (docs / "conf.py").write_text('extensions = ["tcdoc_site"]\n')
     code = ".. code-block:: python\n\n   import copy\n"
     (docs / "index.rst").write_text(f"Code\n====\n\n{code}\n.. toctree::\n\n   prose\n")
     (docs / "prose.rst").write_text("Prose\n=====\n\nNo code here.\n")
@@ -204,3 +205,22 @@ def test_a_rule_that_styles_a_used_token_among_others_stays() -> None:
 def test_rules_that_style_no_token_stay_whatever_is_used() -> None:
     css = ".highlight{background: #fff}.highlight pre{line-height: 1}.highlight td.linenos .special{color: x}"
     assert without_unused_token_styles(css, set()) == css
+
+
+# -- The Chinese edition's search ------------------------------------------------------------
+
+
+def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path):
+    from types import SimpleNamespace
+
+    static = tmp_path / "_static"
+    static.mkdir()
+    script = static / "language_data.js"
+    shipped = "var EnglishStemmer=function(){};\nwindow.Stemmer = ChineseStemmer;\n"
+    script.write_text(shipped, encoding="utf-8")
+    english = SimpleNamespace(config=SimpleNamespace(language="en"), outdir=tmp_path)
+    repair_chinese_search(english, None)  # not a Chinese build: left alone
+    assert "ChineseStemmer;" in script.read_text(encoding="utf-8")
+    chinese = SimpleNamespace(config=SimpleNamespace(language="zh_CN"), outdir=tmp_path)
+    repair_chinese_search(chinese, None)
+    assert script.read_text(encoding="utf-8").endswith("window.Stemmer = EnglishStemmer;\n")

@@ -21,7 +21,6 @@ from sphinx.testing.util import SphinxTestApp
 
 import tcdoc
 import tcdoc.sphinxext
-from tcdoc import gating
 from tcdoc.sphinxext import run_command
 
 if TYPE_CHECKING:
@@ -330,9 +329,8 @@ def test_names_that_have_no_official_page_stay_unresolved(app: SphinxTestApp) ->
 
 @pytest.fixture
 def no_cuda(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No CUDA device, whatever the machine: a CPU-only build of torch, as far as tcdoc can tell."""
-    monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: True)
-    monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
+    """No CUDA device, whatever the machine."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
 
 
 def configured(
@@ -357,7 +355,6 @@ BAD_SETTINGS = [
     ({"tcdoc_operation_docs": {"copy": "look-alikes.html"}}, r"\['copy'\] .*; got 'look-alikes.html'"),
     ({"tcdoc_operation_docs": {"copy": ""}}, r"\['copy'\] must be a docname .*; got ''"),
     ({"tcdoc_operation_docs": {"copy": 3}}, r"\['copy'\] must be a docname .*; got 3"),
-    ({"tcdoc_gpu_execute": "yes"}, "tcdoc_gpu_execute must be True, False or None; got 'yes'"),
 ]
 
 
@@ -375,57 +372,18 @@ def test_a_bad_setting_is_a_configuration_error(
 
 
 @pytest.mark.sphinx("html", testroot="config")
-def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
-    no_cuda: None,
-    monkeypatch: pytest.MonkeyPatch,
-    make_app: Callable[..., SphinxTestApp],
-    app_params: _app_params,
-) -> None:
-    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
-    with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run") as raised:
-        configured(make_app, app_params)
-    assert torch.__version__ in str(raised.value)
-
-
-@pytest.mark.sphinx("html", testroot="config")
-def test_a_bad_gpu_requirement_is_a_configuration_error(
-    no_cuda: None,
-    monkeypatch: pytest.MonkeyPatch,
-    make_app: Callable[..., SphinxTestApp],
-    app_params: _app_params,
-) -> None:
-    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")
-    with pytest.raises(ConfigError, match=r"TCDOC_REQUIRE_GPU must be 1 or 0 \(or true/false\), got 'maybe'"):
-        configured(make_app, app_params)
-
-
-@pytest.mark.sphinx("html", testroot="config")
-def test_good_settings_are_kept_and_the_gpu_run_decided_once(
+def test_good_settings_are_kept(
     no_cuda: None, make_app: Callable[..., SphinxTestApp], app_params: _app_params
 ) -> None:
     app = configured(make_app, app_params, tcdoc_operation_docs={"clone": "operations/clone"})
     assert app.config.tcdoc_device == "cpu"
     assert app.config.tcdoc_operation_docs == {"clone": "operations/clone"}
-    assert app.config.tcdoc_gpu_execute is False  # None in conf.py: decided here, without CUDA
-
-
-@pytest.mark.sphinx("html", testroot="config")
-def test_a_gpu_run_decided_in_conf_py_is_kept_and_satisfies_the_requirement(
-    no_cuda: None,
-    monkeypatch: pytest.MonkeyPatch,
-    make_app: Callable[..., SphinxTestApp],
-    app_params: _app_params,
-) -> None:
-    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
-    assert configured(make_app, app_params, tcdoc_gpu_execute=True).config.tcdoc_gpu_execute is True
 
 
 @pytest.mark.sphinx("html", testroot="config")
 def test_cuda_is_accepted_where_torch_has_it(
     monkeypatch: pytest.MonkeyPatch, make_app: Callable[..., SphinxTestApp], app_params: _app_params
 ) -> None:
-    monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
-    monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: False)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     assert configured(make_app, app_params, tcdoc_device="cuda").config.tcdoc_device == "cuda"
 
@@ -434,7 +392,6 @@ def test_sphinx_build_reports_a_bad_setting_without_a_traceback(rootdir: Path, t
     source = tmp_path / "source"
     shutil.copytree(rootdir / "test-config-bad-device", source)
     environ = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
-    environ.pop(gating.REQUIRE_GPU_VARIABLE, None)
     built = subprocess.run(
         [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source), str(tmp_path / "out")],
         capture_output=True,
@@ -483,7 +440,7 @@ def test_every_warning_the_extension_logs_has_a_type_and_subtype() -> None:
             assert isinstance(keywords["subtype"].value, str), where
             assert keywords["subtype"].value, where
             found += 1
-    assert found >= 2  # the GPU page warning and the gallery warning, at least
+    assert found >= 2  # the claims' errors and the operation link's warning, at least
 
 
 # -- n/a, not run, and claims (one-page projects) -------------------------------------------------

@@ -9,7 +9,8 @@ There are two kinds of catalogue. The pages' own (docs/locales/zh_CN/LC_MESSAGES
 hold their prose. The Sphinx extension's (tcdoc/sphinxext/locales/zh_CN/LC_MESSAGES/tcdoc.po,
 compiled to tcdoc.mo, which the package ships) holds the words it writes into pages: its
 literals, the headings of the comparison's fields, the registry's summaries and the words that
-fill a claim's placeholders. A claim's own sentence is prose of its page, in the page's catalogue.
+fill a claim's placeholders (a claim's own sentence is prose of its page, in the page's catalogue);
+and the few words of the site's own extension (docs/_ext), which translates through the same catalogue.
 
 Both start by extracting the messages of the English pages as they are now (Sphinx's gettext
 builder, into build/gettext). The examples are not executed for it: sphinx-gallery reuses the
@@ -108,11 +109,14 @@ def _filter(pot: Path) -> None:
 
 # -- The extension's catalogue ---------------------------------------------------------------
 
+# The site's own extension (docs/_ext/tcdoc_site) writes its few words through the same catalogue.
+SITE_EXTENSION = DOCS / "_ext" / "tcdoc_site"
 EXTENSION_PO = ROOT / "tcdoc" / "sphinxext" / "locales" / LANGUAGE / "LC_MESSAGES" / "tcdoc.po"
 # Where the extension and the core spell a message to translate: _("...") and, in answers() and
 # module_answers(), t("...").
 MARKERS = {
     ROOT / "tcdoc" / "sphinxext": "_",
+    SITE_EXTENSION: "_",
     ROOT / "tcdoc" / "_compare.py": "t",
     ROOT / "tcdoc" / "_modules.py": "t",
 }
@@ -121,8 +125,11 @@ MARKERS = {
 def extension_messages() -> list[str]:
     """Every message the extension translates, in a stable order, each once."""
     import tcdoc
-    from tcdoc import _cells, _names, gating
+    from tcdoc import _cells, _names
     from tcdoc.claims import MESSAGES as CLAIM_WORDS
+
+    sys.path.insert(0, str(SITE_EXTENSION.parent))
+    from tcdoc_site import gating
 
     found: list[str] = []
     for place, marker in MARKERS.items():

@@ -21,31 +21,22 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - claims: a sentence about torch in a page's own words, ``[words]{#id .claim}``, checked in the
   build against its check in the site's checks package (``tcdoc_checks``), whose pin must match
   the words (see :mod:`tcdoc.claims` and ``_claims``); the claims an example quotes are checked
-  when its page is read;
-- ``tcdoc-gpu-status``: whether this build ran the GPU examples, and on what; on a build without
-  CUDA, each GPU example page also gets a note that it was not run (see :mod:`tcdoc.gating`);
-- a re-run of every gallery example when tcdoc's own code changed, a build error for an
-  executed example whose page shows no output, and a cache for the pages of examples the build
-  does not execute, so that a build with nothing to do imports no torch;
-- links in example code from the methods and attributes of a variable (``x.clone()``) to
-  their documentation, through sphinx-gallery's own linking (see ``_code_links``);
-- for a site built with furo and sphinx-gallery: "view" and "edit" buttons of a gallery page
-  that open its example script (``_source_links``), and with sphinx-sitemap, a sitemap that
-  lists every page after an incremental build too (``_sitemap``);
-- a copy button on each block of highlighted code (``_copy_button``);
-- markup that passes the WCAG 2.1 A/AA rules of axe-core (toctree captions with a level,
-  thumbnails with alt text, scrolling code in the tab order), pictures that load lazily,
-  on each page only the sphinx-gallery files that the page uses, and stylesheets minified.
+  when its page is read.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
+The extension changes nothing else about a site: its theme, stylesheets, scripts and gallery
+come out as Sphinx and their own extensions make them. What only tcdoc's own site does to its
+pages (copy buttons, accessibility fixes, minified stylesheets, the GPU examples' gating, the
+gallery's guards) lives with that site, in ``docs/_ext``, and is not part of this package.
+
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (the fact directives), ``_roles`` (the fact roles), ``_table_nodes`` (their
-cells and tables), ``_links`` (links from an operation's code to its page), ``_state`` (the
-build's matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``, ``_diagram``,
-``_gallery_guard``, ``_gpu``, ``_i18n``, ``_code_links``, ``_source_links``, ``_sitemap``,
-``_copy_button``, ``_a11y`` and ``_assets``. Sphinx is imported only under this package.
+``_tables`` (the fact directives), ``_roles`` (the fact roles), ``_table_nodes`` (their cells
+and tables), ``_links`` (links from an operation's code to its page), ``_state`` (the build's
+matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``,
+``_diagram`` and ``_i18n`` (the extension's words in the reader's language). Sphinx is imported
+only under this package.
 """
 
 from __future__ import annotations
@@ -55,23 +46,7 @@ from typing import Any
 from sphinx.application import Sphinx
 
 import tcdoc
-from tcdoc.sphinxext import (
-    _a11y,
-    _assets,
-    _claims,
-    _code_links,
-    _config,
-    _copy_button,
-    _gallery_guard,
-    _gpu,
-    _i18n,
-    _roles,
-    _sitemap,
-    _source_links,
-    _state,
-    _table_nodes,
-    _tables,
-)
+from tcdoc.sphinxext import _claims, _config, _i18n, _roles, _state, _table_nodes, _tables
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._links import resolve_operation_link
@@ -81,10 +56,9 @@ __all__ = ["run_command", "setup"]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the settings, directives, roles, the gallery's guards and links, and the sitemap's fix."""
+    """Register the settings, the directives and roles, the claims' checks and the catalogue."""
     _config.add_config_values(app)
     _i18n.add_catalog(app)
-    app.connect("build-finished", _i18n.repair_chinese_search)
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
@@ -93,7 +67,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-command", CommandDirective)
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)
-    app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.add_role("tcdoc-fact", _roles.FactRole())
     app.add_role("tcdoc-env", _roles.EnvRole())
     _claims.setup_claims(app)
@@ -102,26 +75,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _state.reset)
     app.connect("env-purge-doc", _state.purge_doc)
     _table_nodes.add_nodes(app)
-    app.connect("builder-inited", _gpu.find_gpu_pages)
-    app.connect("doctree-read", _gpu.mark_gpu_pages)
-    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
-    app.connect("builder-inited", _gallery_guard.rerun_if_tcdoc_changed, priority=400)
-    app.connect("env-get-outdated", _gallery_guard.reread_if_tcdoc_changed)
-    app.connect("source-read", _gallery_guard.drop_remote_scripts)
-    app.connect("build-finished", _gallery_guard.check_examples_ran)
-    app.connect("build-finished", _gallery_guard.record_build, priority=900)
-    # After sphinx-gallery (priority 500) has written each example's candidates for its names.
-    app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)
-    app.connect("html-page-context", _source_links.point_at_example_sources)
-    # Before sphinx-sitemap (priority 500) writes sitemap.xml.
-    app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
-    app.connect("builder-inited", _copy_button.add_script)
-    app.connect("builder-inited", _a11y.add_script)
-    app.connect("doctree-resolved", _a11y.describe_thumbnails)
-    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
-    app.connect("html-page-context", _a11y.level_captions, priority=900)
-    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
-    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
-    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
-    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,7 +14,6 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
-from tcdoc import gating
 from tcdoc._names import MODULE_OPERATION_NAMES, OPERATION_NAMES
 
 __all__ = ["DEVICES", "add_config_values", "check_config", "operation_doc"]
@@ -31,26 +30,22 @@ def add_config_values(app: Sphinx) -> None:
     app.add_config_value("tcdoc_operation_docs", {}, "env", types=[dict])
     # The docname that an operation not in tcdoc_operation_docs links to; None: no link.
     app.add_config_value("tcdoc_operation_default_doc", None, "env", types=[str, type(None)])
-    # Whether this build runs the GPU examples; None: decided once by tcdoc.gating, in check_config.
-    app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
     app.connect("config-inited", check_config)
 
 
 def check_config(app: Sphinx, config: Config) -> None:
-    """Check every tcdoc setting, and decide ``tcdoc_gpu_execute`` for the whole build.
+    """Check every tcdoc setting (``config-inited``).
 
     Raises
     ------
     sphinx.errors.ConfigError
-        For a setting of the wrong type or value, a CUDA device asked for and absent, or GPU
-        examples required (``TCDOC_REQUIRE_GPU=1``) on a build that cannot run them.
+        For a setting of the wrong type or value, or a CUDA device asked for and absent.
 
     """
     _check_device(config.tcdoc_device)
     _check_operation_docs(config.tcdoc_operation_docs)
     if config.tcdoc_operation_default_doc is not None:
         _check_docname("tcdoc_operation_default_doc", config.tcdoc_operation_default_doc)
-    config.tcdoc_gpu_execute = _decide_gpu(config.tcdoc_gpu_execute)
 
 
 def _check_device(device: object) -> None:
@@ -96,25 +91,8 @@ def operation_doc(config: Config, name: str) -> str | None:
     return None if docname is None else str(docname)
 
 
-def _decide_gpu(decided: object) -> bool:
-    """Return whether this build runs the GPU examples; the GPU requirement is checked here."""
-    try:
-        required = gating.gpu_required()
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    if decided is None:
-        decided = gating.gpu_examples_execute(required=False)
-    if not isinstance(decided, bool):
-        raise ConfigError(f"tcdoc_gpu_execute must be True, False or None; got {decided!r}")
-    if required and not decided:
-        raise ConfigError(str(gating.gpu_required_error()))
-    return decided
-
-
 def _cuda_present() -> bool:
-    """Tell whether CUDA is there, importing torch only for a build of torch that may have it."""
-    if gating.cpu_only_torch():
-        return False
+    """Tell whether torch finds a CUDA device (this imports torch: only ``tcdoc_device = "cuda"`` asks)."""
     import tcdoc
 
     return tcdoc.cuda_available()

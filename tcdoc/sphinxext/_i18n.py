@@ -21,7 +21,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
 
-__all__ = ["CATALOG", "LOCALE_DIR", "add_catalog", "generated", "repair_chinese_search", "translate"]
+__all__ = ["CATALOG", "LOCALE_DIR", "add_catalog", "generated", "translate"]
 
 CATALOG = "tcdoc"
 """The name of the extension's message catalogue."""
@@ -58,25 +58,3 @@ def generated(output: Sequence[N] | Iterable[N]) -> list[N]:
             if not isinstance(node, nodes.Inline):
                 node["translatable"] = False
     return result
-
-
-# Sphinx 9.0's Chinese search ships the English stemmer for the Latin words of a page, but its
-# language_data.js then names a ChineseStemmer that nothing defines, so the search page stops
-# with a ReferenceError. The line it writes, and the stemmer it actually ships:
-_UNDEFINED_STEMMER = "window.Stemmer = ChineseStemmer;"
-_SHIPPED_STEMMER = "window.Stemmer = EnglishStemmer;"
-
-
-def repair_chinese_search(app: Sphinx, exception: BaseException | None) -> None:
-    """Point the Chinese search at the stemmer Sphinx ships (``build-finished``).
-
-    Only a Chinese HTML build whose ``language_data.js`` names the undefined stemmer is changed.
-    """
-    if exception is not None or not str(app.config.language or "").startswith("zh"):
-        return
-    script = Path(app.outdir) / "_static" / "language_data.js"
-    if not script.is_file():
-        return
-    text = script.read_text(encoding="utf-8")
-    if _UNDEFINED_STEMMER in text and "ChineseStemmer=" not in text.replace(" ", ""):
-        script.write_text(text.replace(_UNDEFINED_STEMMER, _SHIPPED_STEMMER), encoding="utf-8")

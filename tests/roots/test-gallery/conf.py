@@ -1,4 +1,4 @@
-extensions = ["sphinx_gallery.gen_gallery", "tcdoc.sphinxext"]
+extensions = ["sphinx_gallery.gen_gallery", "tcdoc_site"]
 exclude_patterns = ["_build", "examples"]
 sphinx_gallery_conf = {
     "examples_dirs": ["examples"],

@@ -1,7 +1,7 @@
 # Shaped like docs/conf.py: one decision about the GPU examples, and the gallery runs what it says.
-from tcdoc.gating import gallery_filename_pattern, gpu_examples_execute
+from tcdoc_site.gating import gallery_filename_pattern, gpu_examples_execute
 
-extensions = ["sphinx_gallery.gen_gallery", "tcdoc.sphinxext"]
+extensions = ["sphinx_gallery.gen_gallery", "tcdoc_site"]
 exclude_patterns = ["_build", "examples"]
 nitpicky = True
 tcdoc_gpu_execute = gpu_examples_execute(required=False)

@@ -1,4 +1,4 @@
-"""The GPU examples' gating: one decision per build, and what a build without CUDA shows."""
+"""The site's gating of the GPU examples: one decision per build, and what a build without CUDA shows."""
 
 from __future__ import annotations
 
@@ -21,13 +21,14 @@ from sphinx.testing.util import SphinxTestApp
 from sphinx_gallery.gen_rst import executable_script, get_md5sum
 
 import tcdoc
-from tcdoc import gating
+from tcdoc_site import gating
 
 if TYPE_CHECKING:
     from sphinx.testing.fixtures import _app_params
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "examples"
+SITE_EXTENSION = ROOT / "docs" / "_ext"
 BUILT_HTML = ROOT / "docs" / "_build" / "html"
 OUTPUT_CLASS = "sphx-glr-script-out"  # sphinx-gallery's class for a cell's printed output
 
@@ -182,7 +183,7 @@ def test_docs_conf_leaves_the_gpu_requirement_to_the_extension(monkeypatch: pyte
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     conf = runpy.run_path(str(ROOT / "docs" / "conf.py"))  # reading conf.py no longer raises ...
     assert conf["tcdoc_gpu_execute"] is False
-    assert "tcdoc.sphinxext" in conf["extensions"]  # ... the extension checks the requirement
+    assert "tcdoc_site" in conf["extensions"]  # ... the site's extension checks the requirement
 
 
 def test_building_the_docs_requiring_gpu_without_cuda_is_a_configuration_error(
@@ -201,6 +202,78 @@ def test_building_the_docs_requiring_gpu_without_cuda_is_a_configuration_error(
 
 def test_note_names_this_torch() -> None:
     assert str(tcdoc.environment()) in gating.no_cuda_note()
+
+
+# -- tcdoc_gpu_execute, checked when the configuration is read (tests/roots/test-site-config) -----
+
+
+@pytest.fixture
+def no_cuda(monkeypatch):
+    """No CUDA device, whatever the machine: a CPU-only build of torch, as far as gating can tell."""
+    monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: True)
+    monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
+
+
+def configured(make_app, app_params, **settings: object):
+    """Make the app of the test's root with ``settings`` set, as conf.py would set them."""
+    return make_app(*app_params.args, **{**app_params.kwargs, "confoverrides": settings})
+
+
+@pytest.mark.sphinx("html", testroot="site-config")
+def test_a_bad_gpu_decision_is_a_configuration_error(no_cuda, make_app, app_params):
+    with pytest.raises(ConfigError, match="tcdoc_gpu_execute must be True, False or None; got 'yes'"):
+        configured(make_app, app_params, tcdoc_gpu_execute="yes")
+
+
+@pytest.mark.sphinx("html", testroot="site-config")
+def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
+    no_cuda, monkeypatch, make_app, app_params
+):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
+    with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run") as raised:
+        configured(make_app, app_params)
+    assert torch.__version__ in str(raised.value)
+
+
+@pytest.mark.sphinx("html", testroot="site-config")
+def test_a_bad_gpu_requirement_is_a_configuration_error(no_cuda, monkeypatch, make_app, app_params):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")
+    with pytest.raises(ConfigError, match=r"TCDOC_REQUIRE_GPU must be 1 or 0 \(or true/false\), got 'maybe'"):
+        configured(make_app, app_params)
+
+
+@pytest.mark.sphinx("html", testroot="site-config")
+def test_the_gpu_run_is_decided_once_when_the_configuration_is_read(no_cuda, make_app, app_params):
+    app = configured(make_app, app_params)
+    assert app.config.tcdoc_gpu_execute is False  # None in conf.py: decided here, without CUDA
+    assert "tcdoc.sphinxext" in app.extensions  # the site's extension brings the package's
+
+
+@pytest.mark.sphinx("html", testroot="site-config")
+def test_a_gpu_run_decided_in_conf_py_is_kept_and_satisfies_the_requirement(
+    no_cuda, monkeypatch, make_app, app_params
+):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
+    assert configured(make_app, app_params, tcdoc_gpu_execute=True).config.tcdoc_gpu_execute is True
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_the_package_extension_alone_knows_no_gpu_setting(monkeypatch, make_app, app_params):
+    monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")  # not read: the package has no gating
+    app = configured(make_app, app_params)
+    assert "tcdoc_gpu_execute" not in app.config
+
+
+def test_the_gating_needs_no_torch_on_a_cpu_only_build():
+    if not gating.cpu_only_torch():
+        pytest.skip("with a CUDA build of torch, the GPU decision must ask torch")
+    code = (
+        f"import sys; sys.path.insert(0, {str(SITE_EXTENSION)!r})\n"
+        "from tcdoc_site import gating; gating.gpu_examples_execute()\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'torch', 'matplotlib'}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
 # -- A real build without CUDA (tests/roots/test-gpu-gallery) ---------------------------
@@ -306,6 +379,7 @@ def test_build_requiring_gpu_without_cuda_fails_clearly(rootdir: Path, tmp_path:
     docs = tmp_path / "docs"
     shutil.copytree(rootdir / "test-gpu-gallery", docs)
     environ = {**os.environ, "CUDA_VISIBLE_DEVICES": "", gating.REQUIRE_GPU_VARIABLE: "1"}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SITE_EXTENSION), os.environ.get("PYTHONPATH")]))
     command = [sys.executable, "-m", "sphinx", "-n", "-W", "--keep-going", "-q", "-b", "html"]
     built = subprocess.run(
         [*command, str(docs), str(docs / "_build")],

@@ -1,9 +1,12 @@
-"""The Sphinx side of the GPU examples' gating (see :mod:`tcdoc.gating`).
+"""The Sphinx side of the GPU examples' gating (see :mod:`tcdoc_site.gating`).
 
-A build without CUDA puts a note at the top of each GPU example
-page, which sphinx-gallery rendered with its code and no output, and a build that shows output
-on such a page fails (output left over from an earlier build with CUDA). The ``tcdoc-gpu-status``
-directive, for the GPU gallery's header, says in either case what this build did.
+The setting ``tcdoc_gpu_execute`` holds this build's one decision: ``docs/conf.py`` makes it with
+:func:`~tcdoc_site.gating.gpu_examples_execute` (or leaves it ``None``, to be made here), and it
+is checked against ``TCDOC_REQUIRE_GPU`` when the configuration is read. A build without CUDA
+puts a note at the top of each GPU example page, which sphinx-gallery rendered with its code and
+no output, and a build that shows output on such a page fails (output left over from an earlier
+build with CUDA). The ``tcdoc-gpu-status`` directive, for the GPU gallery's header, says in
+either case what this build did. The notes are translated through the tcdoc catalogue.
 """
 
 from __future__ import annotations
@@ -14,16 +17,25 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.errors import ConfigError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
-from tcdoc import gating
-from tcdoc.sphinxext._gallery_guard import OUTPUT_MARKERS
 from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
+from tcdoc_site import gating
+from tcdoc_site._gallery_guard import OUTPUT_MARKERS
 
-__all__ = ["GpuStatusDirective", "find_gpu_pages", "gpu_example_docs", "gpu_examples_run", "mark_gpu_pages"]
+__all__ = [
+    "GpuStatusDirective",
+    "add_config_values",
+    "check_config",
+    "find_gpu_pages",
+    "gpu_example_docs",
+    "gpu_examples_run",
+    "mark_gpu_pages",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +43,43 @@ logger = logging.getLogger(__name__)
 _GPU_DOCS: dict[str, dict[str, Path]] = {}
 
 
+def add_config_values(app: Sphinx) -> None:
+    """Register ``tcdoc_gpu_execute``, and its check at ``config-inited``."""
+    # Whether this build runs the GPU examples; None: decided once by gating, in check_config.
+    app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
+    app.connect("config-inited", check_config)
+
+
+def check_config(app: Sphinx, config: Config) -> None:
+    """Decide ``tcdoc_gpu_execute`` for the whole build, and check it against the requirement.
+
+    Raises
+    ------
+    sphinx.errors.ConfigError
+        For a value that is not True, False or None, a bad ``TCDOC_REQUIRE_GPU``, or GPU
+        examples required (``TCDOC_REQUIRE_GPU=1``) on a build that cannot run them.
+
+    """
+    config.tcdoc_gpu_execute = _decide_gpu(config.tcdoc_gpu_execute)
+
+
+def _decide_gpu(decided: object) -> bool:
+    """Return whether this build runs the GPU examples; the GPU requirement is checked here."""
+    try:
+        required = gating.gpu_required()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if decided is None:
+        decided = gating.gpu_examples_execute(required=False)
+    if not isinstance(decided, bool):
+        raise ConfigError(f"tcdoc_gpu_execute must be True, False or None; got {decided!r}")
+    if required and not decided:
+        raise ConfigError(str(gating.gpu_required_error()))
+    return decided
+
+
 def gpu_examples_run(config: Config) -> bool:
-    """Return this build's decision, made once when the configuration was read (``_config``)."""
+    """Return this build's decision, made once when the configuration was read (:func:`check_config`)."""
     return config.tcdoc_gpu_execute is True
 
 

@@ -13,7 +13,7 @@ such as ``bool`` for ``y.is_leaf``), and for a longer chain (``y.grad_fn.name()`
 ones (``y.grad_fn``). sphinx-gallery then resolves them as it resolves its own, through this
 site's pages and intersphinx (``docs/_inventories``): a candidate that no inventory lists links
 nowhere. It reads no example and imports nothing, so a build with nothing to do stays quick.
-Registered by :mod:`tcdoc.sphinxext`.
+Registered by :mod:`tcdoc_site`.
 """
 
 from __future__ import annotations

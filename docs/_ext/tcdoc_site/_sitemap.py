@@ -5,7 +5,7 @@ incremental build, which writes only what changed, would replace a complete site
 those pages alone: after a build with nothing to do, the indices Sphinx always writes again
 (``py-modindex.html``). :func:`complete_sitemap` adds every other document of the project, as
 sphinx-sitemap adds a page (its excludes and its address scheme apply), and sorts the list, so
-that two builds of a commit write the same file. Registered by :mod:`tcdoc.sphinxext`; it does
+that two builds of a commit write the same file. Registered by :mod:`tcdoc_site`; it does
 nothing where sphinx-sitemap is not loaded.
 """
 

@@ -2,7 +2,7 @@
 
 sphinx-gallery adds its stylesheets and its tag filter to every page of the site, whether or not
 the page shows a gallery, a tag or a rendered output, and this extension adds its copy buttons'
-script (:mod:`tcdoc.sphinxext._copy_button`). Each of these files styles or drives one kind of
+script (:mod:`tcdoc_site._copy_button`). Each of these files styles or drives one kind of
 markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
 picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
 comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
@@ -49,7 +49,7 @@ name, and what a page's HTML contains when it needs it (code highlighted by Pygm
 element of class ``highlight``, a block of it in ``<div class="highlight">``)."""
 
 STATIC = Path(__file__).parent / "_static"
-"""This package's ``_static`` folder: the scripts the extension adds to the site."""
+"""This extension's ``_static`` folder: the scripts it adds to the site."""
 
 
 def add_script(app: Sphinx, name: str) -> None:

@@ -1,4 +1,4 @@
-// A copy button in each block of highlighted code; tcdoc/sphinxext/_copy_button.py says what it
+// A copy button in each block of highlighted code; docs/_ext/tcdoc_site/_copy_button.py says what it
 // copies. Prompts are Pygments' .gp spans, but only these: Pygments also takes output lines that
 // start with "# " or "(...)" for prompts.
 (function () {

@@ -5,11 +5,11 @@ decision from :func:`tcdoc.cuda_available` and the environment variable ``TCDOC_
 
 - CUDA present: the GPU examples run, and their pages show real output;
 - CUDA absent: they are still listed with their code, not run, and their pages say so
-  (the Sphinx side of this lives in ``tcdoc.sphinxext._gpu``);
+  (the Sphinx side of this lives in ``tcdoc_site._gpu``);
 - CUDA absent but ``TCDOC_REQUIRE_GPU=1`` (``nox -s docs-gpu``): :class:`GpuRequiredError`.
 
 ``docs/conf.py`` turns the decision into sphinx-gallery's ``filename_pattern`` with
-:func:`gallery_filename_pattern`; the Sphinx extension checks it against ``TCDOC_REQUIRE_GPU``
+:func:`gallery_filename_pattern`; the site's extension checks it against ``TCDOC_REQUIRE_GPU``
 when the configuration is read. A check that wants every example page to show output can
 exempt the pages of :func:`gpu_examples` when :func:`gpu_examples_execute` is false (in the
 HTML, such a page carries the class :data:`NOT_RUN_CLASS`).
@@ -18,8 +18,8 @@ This module imports torch only when it must ask it: a CPU-only build of torch (s
 :func:`cpu_only_torch`) is known to have no CUDA device without importing it, which keeps a docs
 build with nothing to do fast.
 
->>> import tcdoc.gating
->>> tcdoc.gating.gpu_examples_execute(cuda=False, required=False)
+>>> from tcdoc_site import gating
+>>> gating.gpu_examples_execute(cuda=False, required=False)
 False
 """
 
@@ -83,8 +83,8 @@ def gpu_required(env: Mapping[str, str] | None = None) -> bool:
 
     Examples
     --------
-    >>> import tcdoc.gating
-    >>> tcdoc.gating.gpu_required({"TCDOC_REQUIRE_GPU": "1"}), tcdoc.gating.gpu_required({})
+    >>> from tcdoc_site import gating
+    >>> gating.gpu_required({"TCDOC_REQUIRE_GPU": "1"}), gating.gpu_required({})
     (True, False)
 
     """
@@ -110,8 +110,8 @@ def cpu_only_torch(torch_version: str | None = None) -> bool:
 
     Examples
     --------
-    >>> import tcdoc.gating
-    >>> tcdoc.gating.cpu_only_torch("2.13.0+cpu"), tcdoc.gating.cpu_only_torch("2.13.0+cu126")
+    >>> from tcdoc_site import gating
+    >>> gating.cpu_only_torch("2.13.0+cpu"), gating.cpu_only_torch("2.13.0+cu126")
     (True, False)
 
     """
@@ -145,8 +145,8 @@ def gpu_examples_execute(cuda: bool | None = None, required: bool | None = None)
 
     Examples
     --------
-    >>> import tcdoc.gating
-    >>> tcdoc.gating.gpu_examples_execute(cuda=True, required=True)
+    >>> from tcdoc_site import gating
+    >>> gating.gpu_examples_execute(cuda=True, required=True)
     True
 
     """
@@ -179,8 +179,9 @@ def gallery_filename_pattern(cuda: bool) -> str:
     With CUDA, every script; without it, every script that is not in a ``gpu`` folder.
     sphinx-gallery still renders the others, with their code and no output.
 
-    >>> import re, tcdoc.gating
-    >>> pattern = tcdoc.gating.gallery_filename_pattern(cuda=False)
+    >>> import re
+    >>> from tcdoc_site import gating
+    >>> pattern = gating.gallery_filename_pattern(cuda=False)
     >>> bool(re.search(pattern, "examples/plot_01_clone.py"))
     True
     >>> bool(re.search(pattern, "examples/gpu/plot_gpu_01_copies.py"))
@@ -200,10 +201,10 @@ def is_gpu_example(path: str | PurePath) -> bool:
     The one rule: a GPU example is a script that :func:`gallery_filename_pattern` leaves out of a
     build without CUDA. :func:`gpu_examples` lists them with it.
 
-    >>> import tcdoc.gating
-    >>> tcdoc.gating.is_gpu_example("examples/gpu/plot_gpu_02_devices.py")
+    >>> from tcdoc_site import gating
+    >>> gating.is_gpu_example("examples/gpu/plot_gpu_02_devices.py")
     True
-    >>> tcdoc.gating.is_gpu_example("examples/plot_01_clone.py")
+    >>> gating.is_gpu_example("examples/plot_01_clone.py")
     False
     """
     if not isinstance(path, (str, PurePath)):
@@ -233,8 +234,9 @@ def gpu_examples(examples_dir: str | Path) -> tuple[Path, ...]:
 def no_cuda_note() -> str:
     """Return the sentence shown on a GPU example page that this build did not run.
 
-    >>> import tcdoc.gating, torch
-    >>> torch.__version__ in tcdoc.gating.no_cuda_note()
+    >>> import torch
+    >>> from tcdoc_site import gating
+    >>> torch.__version__ in gating.no_cuda_note()
     True
     """
     return NO_CUDA_NOTE.format(environment=tcdoc.environment())

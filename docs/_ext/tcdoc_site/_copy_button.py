@@ -7,7 +7,7 @@ a prompt (``>>>``, ``...``, ``$``), without it, so that what is pasted runs. The
 "Copied" for two seconds, and a hidden ``role="status"`` line says so to a screen reader.
 ``docs/_static/tcdoc.css`` places and colours the button in furo's light and dark themes.
 
-Pages without highlighted code do not load the script (:data:`tcdoc.sphinxext._assets.NEEDS`).
+Pages without highlighted code do not load the script (:data:`tcdoc_site._assets.NEEDS`).
 ``tests/browser`` clicks the button and reads the clipboard.
 """
 
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from tcdoc.sphinxext import _assets
+from tcdoc_site import _assets
 
 __all__ = ["SCRIPT", "add_script"]
 
 SCRIPT = "tcdoc-copy.js"
-"""The script, shipped in this package's ``_static`` folder, that adds the copy buttons."""
+"""The script, kept in this extension's ``_static`` folder, that adds the copy buttons."""
 
 
 def add_script(app: Sphinx) -> None:

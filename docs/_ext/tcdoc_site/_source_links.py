@@ -6,7 +6,7 @@ For a gallery page that source would be the reST page that sphinx-gallery genera
 not in the repository: :func:`point_at_example_sources` sends the buttons to the example script
 (``examples/plot_01_clone.py``) or the gallery's header (``examples/GALLERY_HEADER.rst``)
 instead, and hides them on the pages that have no source of their own (the computation times).
-Registered by :mod:`tcdoc.sphinxext`; it does nothing without sphinx-gallery or a GitHub
+Registered by :mod:`tcdoc_site`; it does nothing without sphinx-gallery or a GitHub
 ``source_repository``.
 """
 

@@ -20,12 +20,12 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from tcdoc.sphinxext import _assets
+from tcdoc_site import _assets
 
 __all__ = ["SCRIPT", "add_script", "describe_thumbnails", "level_captions"]
 
 SCRIPT = "tcdoc-a11y.js"
-"""The script, shipped in this package's ``_static`` folder, that puts scrolling code in the tab order."""
+"""The script, kept in this extension's ``_static`` folder, that puts scrolling code in the tab order."""
 
 # What Sphinx's HTML writer emits for a toctree's caption (HTML5Translator.visit_title).
 _CAPTION = re.compile(r'<p class="caption" role="heading"(?![^>]*aria-level)')

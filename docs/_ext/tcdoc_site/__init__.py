@@ -1,0 +1,82 @@
+"""The tcdoc site's own Sphinx extension: what only this site does to its pages.
+
+``tcdoc.sphinxext``, in the package, renders what tcdoc measures, and any project can load it.
+This extension is the rest of what ``docs/conf.py`` asks for, and lives with the site, as
+pydata-sphinx-theme keeps ``docs/_extension`` and sphinx-gallery ``doc/sphinxext``; the wheel
+does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
+``"tcdoc_site"`` in ``extensions``; it loads ``tcdoc.sphinxext`` too. It provides
+
+- the GPU examples' gating (:mod:`tcdoc_site.gating`, ``_gpu``): one decision per build,
+  ``tcdoc_gpu_execute``, checked against ``TCDOC_REQUIRE_GPU`` when the configuration is read;
+  on a build without CUDA a note on each GPU example page that it was not run, and the
+  ``tcdoc-gpu-status`` directive for the GPU gallery's header;
+- the gallery's guards (``_gallery_guard``): an example runs again when a tcdoc module it
+  imports changed, an executed example whose page shows no output is a build error, and the
+  pages of examples the build does not execute are cached, so that a build with nothing to do
+  imports no torch;
+- links in example code from the methods and attributes of a variable (``x.clone()``) to
+  their documentation, through sphinx-gallery's own linking (``_code_links``);
+- furo's "view" and "edit" buttons of a gallery page, pointed at its example script
+  (``_source_links``), and a sitemap that lists every page after an incremental build too
+  (``_sitemap``);
+- a copy button on each block of highlighted code (``_copy_button``, ``_static/tcdoc-copy.js``);
+- markup that passes the WCAG 2.1 A/AA rules of axe-core (``_a11y``, ``_static/tcdoc-a11y.js``),
+  pictures that load lazily, on each page only the sphinx-gallery files that the page uses, and
+  stylesheets minified (``_assets``);
+- the Chinese edition's search, pointed at the stemmer Sphinx ships (``_search``).
+
+The words this extension writes into pages (the GPU notes) are translated through the tcdoc
+catalogue, with :func:`tcdoc.sphinxext._i18n.translate`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sphinx.application import Sphinx
+
+import tcdoc
+from tcdoc_site import (
+    _a11y,
+    _assets,
+    _code_links,
+    _copy_button,
+    _gallery_guard,
+    _gpu,
+    _search,
+    _sitemap,
+    _source_links,
+)
+
+__all__ = ["setup"]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the site's chores, after loading ``tcdoc.sphinxext``, whose catalogue they use."""
+    app.setup_extension("tcdoc.sphinxext")
+    _gpu.add_config_values(app)
+    app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
+    app.connect("builder-inited", _gpu.find_gpu_pages)
+    app.connect("doctree-read", _gpu.mark_gpu_pages)
+    # Before sphinx-gallery's own builder-inited handler (priority 500) generates the pages.
+    app.connect("builder-inited", _gallery_guard.rerun_if_tcdoc_changed, priority=400)
+    app.connect("env-get-outdated", _gallery_guard.reread_if_tcdoc_changed)
+    app.connect("source-read", _gallery_guard.drop_remote_scripts)
+    app.connect("build-finished", _gallery_guard.check_examples_ran)
+    app.connect("build-finished", _gallery_guard.record_build, priority=900)
+    # After sphinx-gallery (priority 500) has written each example's candidates for its names.
+    app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)
+    app.connect("html-page-context", _source_links.point_at_example_sources)
+    # Before sphinx-sitemap (priority 500) writes sitemap.xml.
+    app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
+    app.connect("builder-inited", _copy_button.add_script)
+    app.connect("builder-inited", _a11y.add_script)
+    app.connect("doctree-resolved", _a11y.describe_thumbnails)
+    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
+    app.connect("html-page-context", _a11y.level_captions, priority=900)
+    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
+    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
+    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
+    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
+    app.connect("build-finished", _search.repair_chinese_search)
+    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,9 @@
+"""
+An example
+==========
+
+A paragraph.
+"""
+
+# %%
+print(1 + 1)

@@ -1,0 +1,1 @@
+extensions = ["tcdoc_site"]
