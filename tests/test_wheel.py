@@ -20,8 +20,8 @@ from tcdoc.claims import plain
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _claims_tool():
-    spec = importlib.util.spec_from_file_location("tcdoc_claims_tool_wheel", ROOT / "tools" / "claims.py")
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(f"tcdoc_{name}_tool_wheel", ROOT / "tools" / f"{name}.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -69,7 +69,14 @@ def test_the_wheel_holds_no_sentence_of_the_site(wheel):
         if name.endswith((".py", ".po", ".js", ".css", ".json", ".txt"))
     }
     shipped = plain(" ".join(" ".join(text.split()) for text in texts.values()))
-    claims = list(_claims_tool().page_claims())
+    claims = list(_tool("claims").page_claims())
     assert len(claims) > 100
     found = [claim.id for claim in claims if len(plain(claim.words)) > 40 and plain(claim.words) in shipped]
     assert not found, f"sentences of the site shipped in the wheel: {found}"
+
+
+def test_the_wheel_holds_none_of_the_site_extensions_words(wheel):
+    catalogue = wheel.read("tcdoc/sphinxext/locales/zh_CN/LC_MESSAGES/tcdoc.po").decode("utf-8")
+    words = _tool("i18n").site_messages()
+    assert words  # the GPU notes
+    assert not [message for message in words if message in catalogue]

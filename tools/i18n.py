@@ -35,6 +35,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -107,29 +108,27 @@ def _filter(pot: Path) -> None:
         write_po(stream, kept, omit_header=False, no_location=True, width=0)
 
 
-# -- The extension's catalogue ---------------------------------------------------------------
+# -- The extensions' catalogues ---------------------------------------------------------------
 
-# The site's own extension (docs/_ext/tcdoc_site) writes its few words through the same catalogue.
+# The site's own extension (docs/_ext/tcdoc_site) writes its few words (the GPU notes) through a
+# catalogue of its own, beside it: they are this site's sentences, and the wheel ships tcdoc.po.
 SITE_EXTENSION = DOCS / "_ext" / "tcdoc_site"
 EXTENSION_PO = ROOT / "tcdoc" / "sphinxext" / "locales" / LANGUAGE / "LC_MESSAGES" / "tcdoc.po"
+SITE_PO = SITE_EXTENSION / "locales" / LANGUAGE / "LC_MESSAGES" / "tcdoc_site.po"
 # Where the extension and the core spell a message to translate: _("...") and, in answers() and
 # module_answers(), t("...").
 MARKERS = {
     ROOT / "tcdoc" / "sphinxext": "_",
-    SITE_EXTENSION: "_",
     ROOT / "tcdoc" / "_compare.py": "t",
     ROOT / "tcdoc" / "_modules.py": "t",
 }
 
 
 def extension_messages() -> list[str]:
-    """Every message the extension translates, in a stable order, each once."""
+    """Every message the package's extension translates (tcdoc.po), in a stable order, each once."""
     import tcdoc
     from tcdoc import _cells, _names
     from tcdoc.claims import MESSAGES as CLAIM_WORDS
-
-    sys.path.insert(0, str(SITE_EXTENSION.parent))
-    from tcdoc_site import gating
 
     found: list[str] = []
     for place, marker in MARKERS.items():
@@ -144,9 +143,23 @@ def extension_messages() -> list[str]:
     found += [op.summary for op in tcdoc.operations(include_unavailable=True)]
     found += [op.summary for op in tcdoc.module_operations()]
     found += [scenario.summary for scenario in tcdoc.scenarios(include_unavailable=True)]
-    found += [gating.NO_CUDA_NOTE]
     found += list(CLAIM_WORDS)  # what fills a claim's placeholders; its words are in its page's catalogue
     return list(dict.fromkeys(found))
+
+
+def site_messages() -> list[str]:
+    """Every message the site's own extension translates (tcdoc_site.po), each once."""
+    if str(SITE_EXTENSION.parent) not in sys.path:
+        sys.path.insert(0, str(SITE_EXTENSION.parent))
+    from tcdoc_site import gating
+
+    found = [message for path in sorted(SITE_EXTENSION.rglob("*.py")) for message in _marked(path, "_")]
+    return list(dict.fromkeys([*found, gating.NO_CUDA_NOTE]))
+
+
+def catalogues() -> dict[Path, Callable[[], list[str]]]:
+    """The extensions' catalogues, each with the function that lists its messages."""
+    return {EXTENSION_PO: extension_messages, SITE_PO: site_messages}
 
 
 def _marked(path: Path, marker: str) -> list[str]:
@@ -166,17 +179,22 @@ def _marked(path: Path, marker: str) -> list[str]:
 
 
 def update_extension() -> None:
-    """Merge the extension's messages into its catalogue, keeping translations; compile it."""
-    old = _read(EXTENSION_PO) if EXTENSION_PO.is_file() else Catalog(locale=LANGUAGE, project="tcdoc")
-    template = Catalog(project="tcdoc")
-    for message in extension_messages():
-        template.add(message)
-    old.update(template, no_fuzzy_matching=True)
-    old.obsolete.clear()
-    EXTENSION_PO.parent.mkdir(parents=True, exist_ok=True)
-    with EXTENSION_PO.open("wb") as stream:
-        write_po(stream, old, width=0, omit_header=False)
-    _compile(EXTENSION_PO)
+    """Merge each extension's messages into its catalogue, keeping translations; compile it."""
+    known = {m.id: m.string for po in catalogues() if po.is_file() for m in _read(po) if m.id and m.string}
+    for po_path, messages in catalogues().items():
+        old = _read(po_path) if po_path.is_file() else Catalog(locale=LANGUAGE, project="tcdoc")
+        template = Catalog(project="tcdoc")
+        for message in messages():
+            template.add(message)
+        old.update(template, no_fuzzy_matching=True)
+        old.obsolete.clear()
+        for message in old:
+            if message.id and not message.string and message.id in known:
+                message.string = known[message.id]  # a message that moved between the catalogues
+        po_path.parent.mkdir(parents=True, exist_ok=True)
+        with po_path.open("wb") as stream:
+            write_po(stream, old, width=0, omit_header=False)
+        _compile(po_path)
 
 
 def _compile(po_path: Path) -> bytes:
@@ -193,24 +211,27 @@ def _read(po_path: Path) -> Catalog:
 
 
 def check_extension() -> list[str]:
-    """List the extension catalogue's problems: messages missing, untranslated or fuzzy; a stale .mo."""
-    if not EXTENSION_PO.is_file():
-        return [f"{EXTENSION_PO.relative_to(ROOT)}: missing; run `python tools/i18n.py update`"]
-    po = _read(EXTENSION_PO)
+    """List the extensions' catalogues' problems: messages missing, untranslated or fuzzy; a stale .mo."""
     problems = []
-    for msgid in extension_messages():
-        message = po.get(msgid)
-        if message is None:
-            problems.append(f"tcdoc.po: not in the catalogue: {msgid[:70]!r}")
-        elif not message.string:
-            problems.append(f"tcdoc.po: untranslated: {msgid[:70]!r}")
-        elif message.fuzzy:
-            problems.append(f"tcdoc.po: fuzzy: {msgid[:70]!r}")
-    buffer = io.BytesIO()
-    write_mo(buffer, po, use_fuzzy=False)
-    mo = EXTENSION_PO.with_suffix(".mo")
-    if not mo.is_file() or mo.read_bytes() != buffer.getvalue():
-        problems.append("tcdoc.mo is not tcdoc.po compiled; run `python tools/i18n.py update`")
+    for po_path, messages in catalogues().items():
+        name = po_path.name
+        if not po_path.is_file():
+            problems.append(f"{po_path.relative_to(ROOT)}: missing; run `python tools/i18n.py update`")
+            continue
+        po = _read(po_path)
+        for msgid in messages():
+            message = po.get(msgid)
+            if message is None:
+                problems.append(f"{name}: not in the catalogue: {msgid[:70]!r}")
+            elif not message.string:
+                problems.append(f"{name}: untranslated: {msgid[:70]!r}")
+            elif message.fuzzy:
+                problems.append(f"{name}: fuzzy: {msgid[:70]!r}")
+        buffer = io.BytesIO()
+        write_mo(buffer, po, use_fuzzy=False)
+        mo = po_path.with_suffix(".mo")
+        if not mo.is_file() or mo.read_bytes() != buffer.getvalue():
+            problems.append(f"{mo.name} is not {name} compiled; run `python tools/i18n.py update`")
     return problems
 
 
@@ -286,7 +307,7 @@ def claim_ids(message: str) -> list[str]:
 def check() -> int:
     """Print every message that is missing, untranslated or fuzzy; return the exit status."""
     problems: list[str] = check_extension() + check_theme()
-    total = len(extension_messages()) + len(THEME)
+    total = len(extension_messages()) + len(site_messages()) + len(THEME)
     catalogues = LOCALES / LANGUAGE / "LC_MESSAGES"
     for pot in extract():
         name = pot.relative_to(POT_DIR).with_suffix(".po")

@@ -25,8 +25,8 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
   stylesheets minified (``_assets``);
 - the Chinese edition's search, pointed at the stemmer Sphinx ships (``_search``).
 
-The words this extension writes into pages (the GPU notes) are translated through the tcdoc
-catalogue, with :func:`tcdoc.sphinxext._i18n.translate`.
+The words this extension writes into pages (the GPU notes) are translated through its own
+catalogue, ``tcdoc_site`` (``_i18n``), which lives with the site, not in the package.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from tcdoc_site import (
     _copy_button,
     _gallery_guard,
     _gpu,
+    _i18n,
     _search,
     _sitemap,
     _source_links,
@@ -52,8 +53,9 @@ __all__ = ["setup"]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the site's chores, after loading ``tcdoc.sphinxext``, whose catalogue they use."""
+    """Register the site's chores and their catalogue, after loading ``tcdoc.sphinxext``."""
     app.setup_extension("tcdoc.sphinxext")
+    _i18n.add_catalog(app)
     _gpu.add_config_values(app)
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.connect("builder-inited", _gpu.find_gpu_pages)
