@@ -51,13 +51,20 @@ x.grad
 # %%
 # Only leaves
 # -----------
-# A tensor made by an operation is not a leaf, and deepcopy refuses it. We catch the
-# error to show its message.
+# A tensor that an operation made from a tensor that requires gradients, while autograd
+# records, is not a leaf, and deepcopy refuses it. We catch the error to show its message.
 z = x * 2
 try:
     copy.deepcopy(z)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+
+# %%
+# The same product computed under ``torch.no_grad()`` records no history: it is a leaf, and
+# deepcopy copies it.
+with torch.no_grad():
+    w = x * 2
+print(w.is_leaf, copy.deepcopy(w).is_leaf)
 
 # %%
 # ``z.detach().clone()`` is the copy to make instead.

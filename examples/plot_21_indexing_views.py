@@ -73,14 +73,34 @@ for row in measured.rows:
 # ``expand``: one row, seen many times
 # ------------------------------------
 # ``expand`` repeats a tensor without copying it: the new dimension has stride 0, so every
-# row of the result is the same memory. Torch refuses to write into it in place.
+# row of the result is the same memory. Torch refuses ``add_``, ``mul_`` and ``copy_`` into
+# it, while ``fill_``, ``zero_`` and indexed assignment succeed and write into the repeated
+# row itself, and so into every row of the result.
 row = torch.tensor([1.0, 2.0, 3.0])
 repeated = row.expand(4, 3)
 print(repeated.stride())
-try:
-    repeated.add_(1)
-except RuntimeError as error:
-    print(f"RuntimeError: {error}")
+
+
+def assign(t):
+    """Write 5 into the first element of ``t``: indexed assignment."""
+    t[0, 0] = 5.0
+
+
+writes = {
+    "add_(1)": lambda t: t.add_(1),
+    "mul_(2)": lambda t: t.mul_(2),
+    "copy_(zeros)": lambda t: t.copy_(torch.zeros(4, 3)),
+    "fill_(7)": lambda t: t.fill_(7.0),
+    "zero_()": lambda t: t.zero_(),
+    "t[0, 0] = 5": assign,
+}
+for name, write in writes.items():
+    source = torch.tensor([1.0, 2.0, 3.0])
+    try:
+        write(source.expand(4, 3))
+        print(f"{name:13} succeeds, and the source row is now {source.tolist()}")
+    except RuntimeError as error:
+        print(f"{name:13} RuntimeError: {str(error).splitlines()[0]}")
 
 # %%
 # A write into ``row`` shows in every row of ``repeated``; a clone gives each row memory of

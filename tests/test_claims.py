@@ -151,7 +151,7 @@ def test_there_are_claims_on_pages_and_in_examples():
     assert len([1 for module, _ in ALL if is_example(module)]) > 50
 
 
-QUANTIFIERS = re.compile(r"\b(only|never|always)\b", re.IGNORECASE)
+QUANTIFIERS = re.compile(r"\b(only|never|always|every|all|any|refuses?)\b", re.IGNORECASE)
 
 
 def test_quantified_claims_say_what_their_check_covers():

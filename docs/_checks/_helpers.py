@@ -13,6 +13,9 @@ from tcdoc import Comparison, Matrix, get_scenario, operations, scenarios, share
 from tcdoc.claims import ClaimFalse, expect, measured
 
 __all__ = [
+    "EXPAND_REFUSED",
+    "EXPAND_WRITES",
+    "INFERENCE_WRITES",
     "ScaledTensor",
     "aliasing_within_one_call",
     "autograd_sees_detached_changes",
@@ -484,15 +487,38 @@ def index_assignment_writes(matrix: Matrix) -> None:
     expect(torch.equal(x[0], torch.zeros(3)), "assignment wrote the wrong row")
 
 
+EXPAND_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
+    "add_": lambda t: t.add_(1),
+    "mul_": lambda t: t.mul_(2),
+    "copy_": lambda t: t.copy_(torch.zeros_like(t)),
+    "fill_": lambda t: t.fill_(7.0),
+    "zero_": lambda t: t.zero_(),
+    "indexed assignment": lambda t: t.__setitem__((0, 0), 5.0),
+}
+"""The in-place writes that the claims about an expanded tensor cover."""
+
+EXPAND_REFUSED = ("add_", "mul_", "copy_")
+"""Of :data:`EXPAND_WRITES`, the ones torch refuses on an expanded tensor; the others write through."""
+
+
 def expand_overlaps_and_refuses(matrix: Matrix) -> None:
     runs = where_measured(matrix, "expand", everyday())
     expect(runs, "expand ran nowhere")
     for scenario, report in runs:
         expect(report.overlaps_itself and report.shares_storage, f"expand on {scenario}: {report}")
-    row = torch.arange(3.0)
-    wide = row.expand(2, 3)
+    wide = torch.arange(3.0).expand(2, 3)
     expect(0 in wide.stride(), f"the strides are {wide.stride()}")
-    raises_saying(lambda: wide.add_(1), "more than one element")
+    for name, write in EXPAND_WRITES.items():
+        row = torch.tensor([1.0, 2.0, 3.0])
+        before = row.clone()
+        repeated = row.expand(4, 3)
+        if name in EXPAND_REFUSED:
+            raises_saying(lambda write=write, repeated=repeated: write(repeated), "more than one element")
+            expect(torch.equal(row, before), f"{name} was refused, yet changed the row")
+            continue
+        write(repeated)
+        expect(not torch.equal(row, before), f"{name} into the expanded tensor did not reach the row")
+        expect(all(torch.equal(line, row) for line in repeated), f"after {name} the rows differ")
 
 
 def detach_in_place_refuses_views(matrix: Matrix) -> None:
@@ -548,11 +574,27 @@ def inference_mark(matrix: Matrix) -> None:
         expect(measured(matrix, op, "inference").keeps_inference is False, f"{op} kept the inference mark")
 
 
+INFERENCE_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
+    "add_": lambda t: t.add_(1),
+    "mul_": lambda t: t.mul_(2),
+    "copy_": lambda t: t.copy_(torch.zeros_like(t)),
+    "fill_": lambda t: t.fill_(3),
+    "zero_": lambda t: t.zero_(),
+    "indexed assignment": lambda t: t.__setitem__(0, 5.0),
+}
+"""The in-place writes that the inference claims cover, each as a function of the tensor."""
+
+
 def inference_in_place_error(matrix: Matrix) -> None:
     with torch.inference_mode():
         x = torch.ones(3)
-    error = raises_saying(lambda: x.add_(1), "Inplace update to inference tensor outside InferenceMode")
-    expect("make a clone" in str(error), f"the error does not suggest a clone: {error}")
+    for mode in (torch.enable_grad, torch.no_grad):  # outside inference mode, with or without grad
+        for name, write in INFERENCE_WRITES.items():
+            with mode():
+                error = raises_saying(
+                    lambda write=write: write(x), "Inplace update to inference tensor outside InferenceMode"
+                )
+            expect("make a clone" in str(error), f"the error of {name} does not suggest a clone: {error}")
     y = x.clone()
     y.add_(1)
     expect(not y.is_inference(), "the clone is an inference tensor")

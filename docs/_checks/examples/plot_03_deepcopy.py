@@ -27,11 +27,23 @@ def _deepcopy_starts_with_old_grad(matrix: Matrix) -> None:
     expect(torch.equal(x.grad, torch.ones(2, 3)), "x.grad changed")
 
 
+def _no_grad_product_is_a_copyable_leaf(matrix: Matrix) -> None:
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        w = x * 2
+    expect(w.is_leaf and w.grad_fn is None and not w.requires_grad, f"the no_grad product is {w!r}")
+    copied = copy.deepcopy(w)
+    expect(copied.is_leaf and torch.equal(copied, w) and copied is not w, "deepcopy did not copy it")
+    recorded = x * 2
+    expect(not recorded.is_leaf, "the product recorded with grad mode on is a leaf")
+
+
 CLAIMS = [
     Claim(
         "refuses-non-leaves",
         deepcopy_refuses_non_leaf,
         quote="on a single tensor it refuses tensors that are not leaves",
+        scope="stated: tensors that are not leaves",
     ),
     Claim(
         "grad-and-attribute",
@@ -48,6 +60,15 @@ CLAIMS = [
     Claim(
         "non-leaf",
         deepcopy_refuses_non_leaf,
-        quote="A tensor made by an operation is not a leaf, and deepcopy refuses it",
+        quote="A tensor that an operation made from a tensor that requires gradients, while autograd "
+        "records, is not a leaf, and deepcopy refuses it",
+        scope="stated: made with grad mode on from a tensor that requires gradients",
+    ),
+    Claim(
+        "no-grad-leaf",
+        _no_grad_product_is_a_copyable_leaf,
+        quote="The same product computed under `torch.no_grad()` records no history: it is a leaf, and "
+        "deepcopy copies it",
+        scope="stated: the example's product, under no_grad",
     ),
 ]

@@ -44,6 +44,7 @@ CLAIMS = [
         quote="PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute "
         "wrong "
         "gradients: `backward()` raises",
+        scope="stated: the example's change through the detached tensor",
     ),
     Claim(
         "share-both",

@@ -108,6 +108,7 @@ CLAIMS = [
         "from-the-start",
         _computed_in_init,
         quote="It fails before any forward pass: the attribute has a `grad_fn` from the start",
+        scope="stated: the example's module",
     ),
     Claim(
         "evaluation-pass",
@@ -129,5 +130,6 @@ CLAIMS = [
         quote="`torch.nn.utils.parametrizations.weight_norm` computes `weight` when it is read instead of "
         "storing "
         "it, so there is nothing to refuse, and the copy computes the same outputs",
+        scope="stated: weight_norm's module",
     ),
 ]

@@ -70,6 +70,7 @@ CLAIMS = [
         quote="No result has a copy of `.grad` of its own, although the source had one: the `copies_grad` "
         "column "
         "is false on every row, or `None` where the result is a list, which has no `.grad` at all",
+        scope="stated: the rows of the example's table",
     ),
     Claim(
         "values-alone",

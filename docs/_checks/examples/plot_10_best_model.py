@@ -38,6 +38,7 @@ CLAIMS = [
         quote="`state_dict` returns tensors that share memory with the model's parameters, so every "
         "training step "
         "changes `best` as well",
+        scope="stated: the example's training loop",
     ),
     Claim(
         "detached",
@@ -50,6 +51,7 @@ CLAIMS = [
         "deepcopy",
         _state_dict_deepcopy_separate,
         quote="`copy.deepcopy` copies every tensor of the dictionary into memory of its own",
+        scope="stated: the example's state_dict",
     ),
     Claim(
         "clones-separately",

@@ -45,6 +45,7 @@ CLAIMS = [
         quote="The bytes grow with every batch, because each batch adds its own saved activations "
         "(storages that "
         "all batches share, such as a weight, count once)",
+        scope="stated: the example's loop, batch after batch",
     ),
     Claim(
         "useless-chain",

@@ -47,6 +47,7 @@ CLAIMS = [
         _from_numpy_copies_nothing,
         quote="`numpy()` refuses a tensor that requires gradients: an array cannot carry autograd history",
         needs=("numpy",),
+        scope="stated: a tensor that requires gradients",
     ),
     Claim(
         "still-shares",

@@ -91,6 +91,7 @@ CLAIMS = [
         inference_in_place_error,
         quote="Outside inference mode, torch refuses to change an inference tensor in place, and its error "
         "suggests exactly the fix: a clone",
+        scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
     ),
     Claim(
         "not-saved",
@@ -98,6 +99,7 @@ CLAIMS = [
         quote="Its first forward pass already stops: the layer's weight requires gradients, so autograd "
         "would have "
         "to keep the features for the backward pass, and torch refuses to save an inference tensor for it",
+        scope="stated: the layer's forward pass, whose weight requires gradients",
     ),
     Claim(
         "detach-keeps-mark",

@@ -9,9 +9,9 @@ import torch
 
 from _checks._helpers import (
     everyday,
+    expand_overlaps_and_refuses,
     expanded_write,
     index_assignment_writes,
-    raises_saying,
     selection_reads_copy,
     where_measured,
 )
@@ -52,7 +52,7 @@ def _expand_repeats_without_copying(matrix: Matrix) -> None:
     repeated = row.expand(4, 3)
     ok = repeated.stride()[0] == 0 and repeated.untyped_storage().nbytes() == row.untyped_storage().nbytes()
     expect(ok, "expand() copied, or the new dimension's stride is not 0")
-    raises_saying(lambda: repeated.add_(1), "more than one element")
+    expand_overlaps_and_refuses(matrix)  # add_, mul_, copy_ refused; fill_, zero_, assignment write through
 
 
 def _drawn_selections(matrix: Matrix) -> None:
@@ -103,8 +103,10 @@ CLAIMS = [
         "expand",
         _expand_repeats_without_copying,
         quote="`expand` repeats a tensor without copying it: the new dimension has stride 0, so every row "
-        "of the "
-        "result is the same memory. Torch refuses to write into it in place",
+        "of the result is the same memory. Torch refuses `add_`, `mul_` and `copy_` into it, while "
+        "`fill_`, `zero_` and indexed assignment succeed and write into the repeated row itself, and so "
+        "into every row of the result",
+        scope="stated: the example's row, expanded; the six writes named",
     ),
     Claim(
         "expand-clone",
@@ -112,6 +114,7 @@ CLAIMS = [
         quote="A write into `row` shows in every row of `repeated`; a clone gives each row memory of its "
         "own, "
         "which can be written",
+        scope="stated: the example's repeated tensor and its clone",
     ),
     Claim(
         "drawn",

@@ -68,7 +68,7 @@ CLAIMS = [
     Claim("shares-nothing", _deepcopy_shares_nothing, pin="b83276620d", scope="registry"),
     Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="123b00d90b"),
     Claim("refuses-non-leaf", deepcopy_refuses_non_leaf, pin="973ce663a1", scope="registry"),
-    Claim("module-fix", module_with_non_leaf, pin="42a0db5c87"),
+    Claim("module-fix", module_with_non_leaf, pin="42a0db5c87", scope="stated: the module of the example"),
     Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
     Claim("memo", aliasing_within_one_call, pin="f46eba3e26"),
     Claim("pair-kept", aliasing_within_one_call, pin="539736e872"),
@@ -78,6 +78,6 @@ CLAIMS = [
     Claim("parameter-has-its-own", parameter_deepcopy_is_its_own, pin="69a8e131ca"),
     Claim("parameter-drops-grad-and-attributes", parameter_deepcopy_drops, pin="2585f62f40"),
     Claim("copy-keeps-parameter-attributes", _copy_keeps_parameter_attributes, pin="45a4c34d65"),
-    Claim("module-ties", tied_module, pin="1351ce2056"),
+    Claim("module-ties", tied_module, pin="1351ce2056", scope="stated: a module whose weights are tied"),
     Claim("one-parameter-inside", tied_module, pin="87defca63c"),
 ]

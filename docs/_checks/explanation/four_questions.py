@@ -70,8 +70,15 @@ def _shares_both(report: Comparison) -> bool:
 CLAIMS = [
     Claim("new-objects", _new_objects, pin="d1515900a6", scope="stated: the two results d and c"),
     Claim("counter-moves-with-detach", _counter_moves_with_detach, pin="a4b6352bde"),
-    Claim("sigmoid-saves-output", _sigmoid_saves_its_output, pin="ae4079ebb2"),
-    Claim("version-error", version_error_words, pin="838761ee47"),
+    Claim(
+        "sigmoid-saves-output",
+        _sigmoid_saves_its_output,
+        pin="ae4079ebb2",
+        scope="stated: sigmoid's saved output",
+    ),
+    Claim(
+        "version-error", version_error_words, pin="838761ee47", scope="stated: the error of the snippet above"
+    ),
     Claim("data-is-silent", lambda matrix: silently_wrong(lambda t: t.data, ".data"), pin="86eff9e19c"),
     Only(
         "only-detach-of-these",

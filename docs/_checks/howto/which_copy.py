@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import io
+from collections.abc import Callable
 
 import torch
 
@@ -129,6 +130,29 @@ def _snapshot(matrix: Matrix) -> None:
     alias, snapshot = x.detach(), x.detach().clone()
     x.add_(1)
     expect(torch.equal(alias, x) and not torch.equal(snapshot, x), "the snapshot or the alias misbehaved")
+
+
+def _detach_follows_writes(matrix: Matrix) -> None:
+    writes: dict[str, Callable[[torch.Tensor], object]] = {
+        "add_": lambda t: t.add_(1),
+        "mul_": lambda t: t.mul_(2),
+        "copy_": lambda t: t.copy_(torch.full_like(t, 7.0)),
+        "fill_": lambda t: t.fill_(3.0),
+        "zero_": lambda t: t.zero_(),
+        "indexed assignment": lambda t: t.__setitem__(0, 5.0),
+    }
+    for name, write in writes.items():
+        x = torch.ones(3)
+        alias, snapshot = x.detach(), x.detach().clone()
+        write(x)
+        expect(torch.equal(alias, x), f"the detached tensor did not follow {name}")
+        expect(torch.equal(snapshot, torch.ones(3)), f"the snapshot followed {name}")
+    model = torch.nn.Linear(2, 1)
+    alias, snapshot = model.weight.detach(), model.weight.detach().clone()
+    model(torch.ones(1, 2)).sum().backward()
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+    expect(torch.equal(alias, model.weight.detach()), "the detached weight did not follow the step")
+    expect(not torch.equal(snapshot, model.weight.detach()), "the snapshot followed the step")
 
 
 def _module_with_attribute_fails(matrix: Matrix) -> None:
@@ -298,7 +322,12 @@ CLAIMS = [
     ),
     Claim("detach-copies-nothing", detach_copies_nothing, pin="bb7883b261", scope="registry"),
     Claim("may-share", _may_share, pin="af8cd661cb", needs=("numpy",)),
-    Claim("loss-holds-its-graph", _loss_holds_its_graph, pin="42cb703e90"),
+    Claim(
+        "loss-holds-its-graph",
+        _loss_holds_its_graph,
+        pin="42cb703e90",
+        scope="stated: a loss and the graph behind it",
+    ),
     Claim("accumulating-keeps-graphs", _accumulating_keeps_every_graph, pin="61582bda91"),
     Claim("state-dict-references", state_dict_references, pin="235f2397d7"),
     Claim("state-dict-keeps-changing", state_dict_references, pin="5e09fdbd4f"),
@@ -316,8 +345,18 @@ CLAIMS = [
     Claim("data-skips-counter", _no_grad_counted_data_not, pin="7ac14abc6a"),
     Claim("torch-tensor-warns", _torch_tensor_warns, pin="71659f5565"),
     Claim("snapshot", _snapshot, pin="5f66a0263f"),
-    Claim("detach-follows", _snapshot, pin="6d9b85040b"),
-    Claim("deepcopy-refuses-modules", _module_with_attribute_fails, pin="70cb6456e2"),
+    Claim(
+        "detach-follows",
+        _detach_follows_writes,
+        pin="9a856a02b8",
+        scope="stated: writes into the memory of x: add_, mul_, copy_, fill_, zero_, assignment, an SGD step",
+    ),
+    Claim(
+        "deepcopy-refuses-modules",
+        _module_with_attribute_fails,
+        pin="70cb6456e2",
+        scope="stated: tensors that are not leaves",
+    ),
     Claim(
         "memo-within-a-call",
         aliasing_within_one_call,
@@ -326,10 +365,21 @@ CLAIMS = [
     ),
     Claim("two-calls-share-nothing", aliasing_within_one_call, pin="f9c5c56a5c"),
     Claim("slice-clone", _clone_holds_only_the_slice, pin="b4dade3171", scope="stated: a slice"),
-    Claim("slice-deepcopy", _clone_holds_only_the_slice, pin="43dffe4e4c"),
+    Claim(
+        "slice-deepcopy",
+        _clone_holds_only_the_slice,
+        pin="43dffe4e4c",
+        scope="stated: a slice of a larger tensor",
+    ),
     Claim("parameter-class", _clone_detach_drop_parameter, pin="5ab503121d"),
     Claim("parameter-grad", parameter_deepcopy_drops, pin="3eda3734d3"),
-    Claim("numpy-refuses-and-shares", _numpy_refuses_and_shares, pin="7f7267536c", needs=("numpy",)),
+    Claim(
+        "numpy-refuses-and-shares",
+        _numpy_refuses_and_shares,
+        pin="7f7267536c",
+        needs=("numpy",),
+        scope="stated: tensors that require gradients; CPU tensors",
+    ),
     Claim("array-writes-reach-tensor", numpy_round_trip_shares, pin="2753c1f7ab", needs=("numpy",)),
     Claim(
         "from-numpy-or-tensor",
@@ -348,24 +398,44 @@ CLAIMS = [
     ),
     Claim("reshape-either", view_or_fail_reshape_either, pin="12ddc3b442", scope="registry"),
     Claim("save-keeps-views", _save_keeps_views, pin="11608fdc09"),
-    Claim("shared-memory-processes", _shared_memory_reaches_the_parent, pin="e76c555cfd"),
+    Claim(
+        "shared-memory-processes",
+        _shared_memory_reaches_the_parent,
+        pin="e76c555cfd",
+        scope="stated: a tensor in shared memory, its worker processes",
+    ),
     Claim("to-returns-x", _to_returns_x_or_moves, pin="08230e505c"),
     Claim("cpu-is-not-a-copy", return_x_when_nothing_to_do, pin="6c8ffa387f"),
     Claim("tangent", forward_tangents, pin="b2dddcc526"),
     Claim("detach-clone-tangent", detach_clone_has_no_tangent, pin="17df6f7084"),
-    Claim("view-costs-nothing", _view_costs_nothing, pin="72e90f1c26"),
+    Claim(
+        "view-costs-nothing",
+        _view_costs_nothing,
+        pin="72e90f1c26",
+        scope="stated: the cost page's sizes, 1 KiB to 256 MiB",
+    ),
     Claim("float-is-x", _float_is_x_no_copy, pin="14dbf1610e"),
     Claim("float-look-alikes", _float_is_x_no_copy, pin="db2fcbebe2"),
     Claim("inference-clone", _inference_copies, pin="3de2d038d5"),
     Claim("inference-detach", _inference_copies, pin="f655dfe4eb"),
     Claim("selection-reads-copy", selection_reads_copy, pin="be802bff98"),
     Claim("kept-selection", _kept_selection_is_separate, pin="16b8b029e5"),
-    Claim("expanded-write", expanded_write, pin="086d9af477"),
-    Claim("detach-in-place-views", detach_in_place_refuses_views, pin="d5e29b9d43"),
+    Claim(
+        "expanded-write",
+        expanded_write,
+        pin="f4712d15c0",
+        scope="stated: an expanded tensor; the six writes named, on a float row",
+    ),
+    Claim("detach-in-place-views", detach_in_place_refuses_views, pin="d5e29b9d43", scope="stated: a view"),
     Claim("detach-is-free", _detach_allocates_nothing, pin="7e5bda3d6d", scope="registry"),
     Claim("module-to-in-place", _module_parameters_converted, pin="47c56bb5ab"),
     Claim("model64", module_to_is_in_place, pin="4627d88189"),
-    Claim("optimizer-state", optimizer_state_dict_references, pin="048c98c4cb"),
+    Claim(
+        "optimizer-state",
+        optimizer_state_dict_references,
+        pin="048c98c4cb",
+        scope="stated: an optimizer's state tensors",
+    ),
     Claim("hooks-lost", _hooks_lost, pin="af062c6699"),
     Claim("tolist-plain", _tolist_plain_data, pin="3bae4ca703"),
     Claim("tensor-from-list", _tensor_from_list_like_detach_clone, pin="64766a6824"),
