@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
 
 import tcdoc.sphinxext
 from tcdoc.sphinxext import _state, _table_nodes
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
-def test_the_matrix_is_the_build_s_and_is_not_pickled(app):
+def test_the_matrix_is_the_build_s_and_is_not_pickled(app: SphinxTestApp) -> None:
     app.build()
     state = app.env.tcdoc_state
     assert isinstance(state, _state.BuildState)
@@ -24,7 +25,7 @@ def test_the_matrix_is_the_build_s_and_is_not_pickled(app):
     assert app.env.tcdoc_state.matrices == {}
 
 
-def test_no_module_of_the_extension_holds_a_build_s_state():
+def test_no_module_of_the_extension_holds_a_build_s_state() -> None:
     """Module-level dicts, lists and caches of per-build state are gone from the modules this change owns."""
     for module in ("_tables", "_table_nodes", "_roles", "_links", "_snippets", "_command", "_diagram"):
         source = (Path(tcdoc.sphinxext.__path__[0]) / f"{module}.py").read_text(encoding="utf-8")
@@ -34,7 +35,7 @@ def test_no_module_of_the_extension_holds_a_build_s_state():
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
-def test_summary_cells_carry_their_heading_for_phones(app):
+def test_summary_cells_carry_their_heading_for_phones(app: SphinxTestApp) -> None:
     app.build()
     doctree = app.env.get_doctree("index")
     (table,) = [t for t in doctree.findall(nodes.table) if "tcdoc-summary" in t["classes"]]
@@ -53,6 +54,6 @@ def test_summary_cells_carry_their_heading_for_phones(app):
 
 
 @pytest.mark.sphinx("text", testroot="operation-docs", freshenv=True)
-def test_other_writers_write_a_labelled_cell_as_a_plain_one(app):
+def test_other_writers_write_a_labelled_cell_as_a_plain_one(app: SphinxTestApp) -> None:
     app.build()
     assert "x.clone()" in (app.outdir / "index.txt").read_text(encoding="utf-8")

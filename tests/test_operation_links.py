@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from docutils import nodes
 from sphinx.errors import ConfigError
+from sphinx.testing.util import SphinxTestApp
+
+if TYPE_CHECKING:
+    from sphinx.testing.fixtures import _app_params
 
 
-def resolved(app, docname: str = "index") -> nodes.document:
+def resolved(app: SphinxTestApp, docname: str = "index") -> nodes.document:
     """The doctree of ``docname`` with its references resolved, as the builder writes it."""
     accepts_tags = "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters
     return app.env.get_and_resolve_doctree(
@@ -29,7 +35,7 @@ def first_cells(doctree: nodes.document, kind: str) -> dict[str, nodes.entry]:
     freshenv=True,
     confoverrides={"tcdoc_operation_docs": {}, "tcdoc_operation_default_doc": "operations/clone"},
 )
-def test_an_operation_the_map_does_not_name_links_to_the_default_page(app):
+def test_an_operation_the_map_does_not_name_links_to_the_default_page(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     doctree = resolved(app)
@@ -50,7 +56,7 @@ def test_an_operation_the_map_does_not_name_links_to_the_default_page(app):
     freshenv=True,
     confoverrides={"tcdoc_operation_default_doc": "index"},
 )
-def test_the_map_wins_over_the_default(app):
+def test_the_map_wins_over_the_default(app: SphinxTestApp) -> None:
     app.build()
     cells = first_cells(resolved(app), "tcdoc-summary")
     assert cells["x.clone()"].next_node(nodes.reference)["refuri"] == "operations/clone.html"
@@ -59,7 +65,9 @@ def test_the_map_wins_over_the_default(app):
 
 @pytest.mark.sphinx("html", testroot="operation-docs")
 @pytest.mark.parametrize("bad", ["look-alikes.md", "", 3])
-def test_a_bad_default_is_a_configuration_error(make_app, app_params, bad):
+def test_a_bad_default_is_a_configuration_error(
+    make_app: Callable[..., SphinxTestApp], app_params: _app_params, bad: object
+) -> None:
     overrides = {**app_params.kwargs, "confoverrides": {"tcdoc_operation_default_doc": bad}}
     with pytest.raises(ConfigError, match=r"tcdoc_operation_default_doc must be a docname .*; got"):
         make_app(*app_params.args, **overrides)

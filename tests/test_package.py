@@ -128,7 +128,7 @@ def test_the_core_imports_no_sphinx_and_no_matplotlib() -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
-def test_the_package_holds_none_of_the_sites_own_extension():
+def test_the_package_holds_none_of_the_sites_own_extension() -> None:
     """What only the site does lives in docs/_ext/tcdoc_site: the package neither holds nor imports it."""
     site = Path(__file__).parents[1] / "docs" / "_ext" / "tcdoc_site"
     moved = {path.name for path in site.glob("*.py")} - {"__init__.py"}

@@ -210,7 +210,7 @@ def test_rules_that_style_no_token_stay_whatever_is_used() -> None:
 # -- The Chinese edition's search ------------------------------------------------------------
 
 
-def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path):
+def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
     static = tmp_path / "_static"

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -20,7 +21,7 @@ from tcdoc.claims import plain
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _claims_tool():
+def _claims_tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("tcdoc_claims_tool_wheel", ROOT / "tools" / "claims.py")
     assert spec is not None
     assert spec.loader is not None
@@ -53,7 +54,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     return zipfile.ZipFile(path)
 
 
-def test_the_wheel_holds_no_module_of_the_site(wheel):
+def test_the_wheel_holds_no_module_of_the_site(wheel: zipfile.ZipFile) -> None:
     names = wheel.namelist()
     assert "tcdoc/claims.py" in names  # the machinery ships
     site = [
@@ -62,7 +63,7 @@ def test_the_wheel_holds_no_module_of_the_site(wheel):
     assert not site
 
 
-def test_the_wheel_holds_no_sentence_of_the_site(wheel):
+def test_the_wheel_holds_no_sentence_of_the_site(wheel: zipfile.ZipFile) -> None:
     texts = {
         name: wheel.read(name).decode("utf-8", errors="replace")
         for name in wheel.namelist()

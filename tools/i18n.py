@@ -35,6 +35,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -274,13 +275,16 @@ def update() -> None:
 CLAIM_ID = re.compile(r"\]\{#([A-Za-z0-9_-]+) \.claim\}")
 
 
-def claim_ids(message: str) -> list[str]:
+def claim_ids(message: str | Sequence[str]) -> list[str]:
     """Return the ids of the claims (``[words]{#id .claim}``) of a message, which its translation keeps.
+
+    A plural message (babel gives its forms as a tuple) has the claims of all its forms.
 
     >>> claim_ids("[`x.detach()` copies nothing]{#copies-nothing .claim}. More.")
     ['copies-nothing']
     """
-    return CLAIM_ID.findall(message)
+    forms = [message] if isinstance(message, str) else message
+    return [found for form in forms for found in CLAIM_ID.findall(form)]
 
 
 def check() -> int:
