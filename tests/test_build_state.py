@@ -17,12 +17,12 @@ from tcdoc.sphinxext import _state, _table_nodes
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
 def test_the_matrix_is_the_build_s_and_is_not_pickled(app: SphinxTestApp) -> None:
     app.build()
-    state = app.env.tcdoc_state
+    state = vars(app.env)["tcdoc_state"]  # the environment's own attribute
     assert isinstance(state, _state.BuildState)
     assert _state.build_matrix(app.env) is state.matrices["cpu"]
     assert pickle.loads(pickle.dumps(state)) == _state.BuildState()  # live objects stay in memory
     _state.reset(app)
-    assert app.env.tcdoc_state.matrices == {}
+    assert vars(app.env)["tcdoc_state"].matrices == {}
 
 
 def test_no_module_of_the_extension_holds_a_build_s_state() -> None:
@@ -39,13 +39,18 @@ def test_summary_cells_carry_their_heading_for_phones(app: SphinxTestApp) -> Non
     app.build()
     doctree = app.env.get_doctree("index")
     (table,) = [t for t in doctree.findall(nodes.table) if "tcdoc-summary" in t["classes"]]
-    headings = [" ".join(e.astext().split()) for e in table.next_node(nodes.thead).findall(nodes.entry)]
-    for row in table.next_node(nodes.tbody).findall(nodes.row):
+    head, body = table.next_node(nodes.thead), table.next_node(nodes.tbody)
+    assert head is not None
+    assert body is not None
+    headings = [" ".join(e.astext().split()) for e in head.findall(nodes.entry)]
+    for row in body.findall(nodes.row):
         cells = list(row.findall(nodes.entry))
         assert [type(cell) for cell in cells] == [_table_nodes.labelled_entry] * len(cells)
         assert [cell["label"] for cell in cells] == headings[: len(cells)]
     html = (app.outdir / "index.html").read_text(encoding="utf-8")
-    summary = re.search(r'<table class="[^"]*tcdoc-summary.*?</table>', html, re.DOTALL).group(0)
+    found = re.search(r'<table class="[^"]*tcdoc-summary.*?</table>', html, re.DOTALL)
+    assert found is not None
+    summary = found.group(0)
     labels = re.findall(r'<td data-label="([^"]*)"', summary)
     assert labels[:2] == ["y =", headings[1]]
     assert len(labels) == 2 * len(headings)  # two rows (clone, detach), every cell labelled

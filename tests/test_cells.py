@@ -38,7 +38,9 @@ def test_only_the_words_are_translated() -> None:
 
 
 def test_the_command_writes_a_plain_none_as_the_tables_do() -> None:
-    values = tcdoc.probe("clone", "no_grad").outcome.as_dict()
+    report = tcdoc.probe("clone", "no_grad").properties
+    assert report is not None
+    values = report.as_dict()
     assert values["grad_fn"] is None
     assert cli._text(values, "grad_fn") == _cells.EMPTY == "\u2013"
     assert cli._text(values, "copies_grad") == "n/a"

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -98,7 +99,9 @@ def claim_named(module: str, claim_id: str) -> AnyClaim:
 
 def words_of(module: str, claim_id: str) -> str:
     """A page claim's words as its page says them."""
-    return next(c.words for c in PAGE_CLAIMS if c.module == f"_checks.{module}" and c.id == claim_id)
+    words = next(c.words for c in PAGE_CLAIMS if c.module == f"_checks.{module}" and c.id == claim_id)
+    assert isinstance(words, str)
+    return words
 
 
 def label(item: tuple[str, AnyClaim]) -> str:
@@ -197,6 +200,7 @@ def test_an_only_claim_with_one_operation_more_or_less_is_false(
     item: tuple[str, AnyClaim], matrix: tcdoc.Matrix
 ) -> None:
     module, claim = item
+    assert isinstance(claim, Only)  # ONLY holds just these
     assert verify(claim, matrix).held
     among = claim.among or tuple(op.name for op in tcdoc.operations())
     outsider = next(name for name in among if name not in claim.ops)
@@ -214,6 +218,7 @@ def test_an_every_claim_with_a_value_flipped_is_false(
     item: tuple[str, AnyClaim], matrix: tcdoc.Matrix
 ) -> None:
     claim = item[1]
+    assert isinstance(claim, Every)  # EVERY holds just these
     assert verify(claim, matrix).held
     for field, value in claim.expected.items():
         if isinstance(value, bool):
@@ -221,8 +226,9 @@ def test_an_every_claim_with_a_value_flipped_is_false(
             assert verify(flipped, matrix).held is False, field
 
 
-def with_value(matrix: tcdoc.Matrix, operation: str, scenario: str, **values: object) -> tcdoc.Matrix:
+def with_value(matrix: tcdoc.Matrix, operation: str, scenario: str, **values: Any) -> tcdoc.Matrix:
     row = matrix.get(operation, scenario)
+    assert row.properties is not None
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, **values))
     return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
 
@@ -351,7 +357,10 @@ def flip_example(source: str, quote: str) -> str | None:
     """Flip the quantifier of ``quote`` where ``source`` says it; None if it has none."""
     if not quantifiers_outside_code(quote):
         return None
-    text = lambda s: "\n\n".join(example_text(s))  # noqa: E731
+
+    def text(s: str) -> str:
+        return "\n\n".join(example_text(s))
+
     for match in QUANTIFIER.finditer(source):
         changed = source[: match.start()] + flipped_word(match) + source[match.end() :]
         if not quoted(quote, text(changed)):

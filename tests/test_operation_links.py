@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 from docutils import nodes
@@ -17,16 +17,29 @@ if TYPE_CHECKING:
 
 def resolved(app: SphinxTestApp, docname: str = "index") -> nodes.document:
     """The doctree of ``docname`` with its references resolved, as the builder writes it."""
-    accepts_tags = "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters
-    return app.env.get_and_resolve_doctree(
-        docname, app.builder, **({"tags": app.tags} if accepts_tags else {})
-    )
+    if "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters:
+        return app.env.get_and_resolve_doctree(docname, app.builder, tags=app.tags)
+    return app.env.get_and_resolve_doctree(docname, app.builder)
+
+
+N = TypeVar("N", bound=nodes.Node)
+
+
+def first(node: nodes.Node, cls: type[N]) -> N:
+    """The first ``cls`` below ``node``, as ``node.next_node(cls)`` finds it; the test needs one there."""
+    found = node.next_node(cls)
+    assert found is not None, f"no {cls.__name__} in {node.astext()[:60]!r}"
+    return found
 
 
 def first_cells(doctree: nodes.document, kind: str) -> dict[str, nodes.entry]:
     (table,) = [t for t in doctree.findall(nodes.table) if kind in t["classes"]]
-    body = table.next_node(nodes.tbody)
-    return {row[0].astext(): row[0] for row in body.findall(nodes.row)}
+    cells = {}
+    for row in first(table, nodes.tbody).findall(nodes.row):
+        cell = row[0]
+        assert isinstance(cell, nodes.entry)
+        cells[cell.astext()] = cell
+    return cells
 
 
 @pytest.mark.sphinx(
@@ -44,7 +57,7 @@ def test_an_operation_the_map_does_not_name_links_to_the_default_page(app: Sphin
             link = cell.next_node(nodes.reference)
             assert link is not None, (kind, code)
             assert link["refuri"] == "operations/clone.html"
-            assert link.next_node(nodes.literal).astext() == code
+            assert first(link, nodes.literal).astext() == code
     sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
     see = [p for p in sections["matrix-detach"].findall(nodes.paragraph) if p.astext().startswith("See ")]
     assert [p.astext() for p in see] == ["See x.detach() for the page that shows it at work."]
@@ -59,8 +72,8 @@ def test_an_operation_the_map_does_not_name_links_to_the_default_page(app: Sphin
 def test_the_map_wins_over_the_default(app: SphinxTestApp) -> None:
     app.build()
     cells = first_cells(resolved(app), "tcdoc-summary")
-    assert cells["x.clone()"].next_node(nodes.reference)["refuri"] == "operations/clone.html"
-    assert cells["x.detach()"].next_node(nodes.reference)["refuri"] == ""  # this very page
+    assert first(cells["x.clone()"], nodes.reference)["refuri"] == "operations/clone.html"
+    assert first(cells["x.detach()"], nodes.reference)["refuri"] == ""  # this very page
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs")

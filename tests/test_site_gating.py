@@ -117,15 +117,15 @@ def test_on_a_cpu_only_build_the_decision_does_not_ask_torch(
 
 def test_bad_arguments_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="cuda must be a bool, got str"):
-        gating.gallery_filename_pattern("yes")
+        gating.gallery_filename_pattern("yes")  # type: ignore[arg-type]  # the wrong type, on purpose
     with pytest.raises(TypeError, match="cuda must be a bool or None, got int"):
-        gating.gpu_examples_execute(cuda=1)
+        gating.gpu_examples_execute(cuda=1)  # type: ignore[arg-type]  # the wrong type, on purpose
     with pytest.raises(TypeError, match="path must be a str or a path, got int"):
-        gating.is_gpu_example(3)
+        gating.is_gpu_example(3)  # type: ignore[arg-type]  # the wrong type, on purpose
     with pytest.raises(ValueError, match="examples_dir must be a directory"):
         gating.gpu_examples(tmp_path / "missing")
     with pytest.raises(TypeError, match="torch_version must be a str or None, got float"):
-        gating.cpu_only_torch(2.13)
+        gating.cpu_only_torch(2.13)  # type: ignore[arg-type]  # the wrong type, on purpose
 
 
 # -- The pattern sphinx-gallery executes -------------------------------------------------
@@ -333,10 +333,13 @@ def test_build_without_cuda_shows_gpu_examples_with_a_note_and_no_output(
 
     gpu_page = app.env.get_doctree("auto_examples/gpu/plot_gpu")
     (note,) = not_run_notes(gpu_page)
-    assert note.next_node(nodes.paragraph).astext() == gating.no_cuda_note()
+    paragraph = note.next_node(nodes.paragraph)
+    assert paragraph is not None
+    assert paragraph.astext() == gating.no_cuda_note()
     assert "had no CUDA device, so this example was not run" in note.astext()
     assert torch.__version__ in note.astext()
     section = gpu_page.next_node(nodes.section)
+    assert section is not None
     assert section.index(note) == 1  # just below the title
     code = "\n".join(block.astext() for block in gpu_page.findall(nodes.literal_block))
     assert 'on_gpu = torch.arange(3.0, device="cuda") * 7' in code  # the code is shown
