@@ -26,19 +26,21 @@ ROOT = Path(__file__).resolve().parents[1]
         (True, True, "yes"),  # a value is never "n/a"
     ],
 )
-def test_each_value_has_one_wording(value, not_applicable, words):
+def test_each_value_has_one_wording(value: object, not_applicable: bool, words: str) -> None:
     assert cell(value, not_applicable) == words
 
 
-def test_only_the_words_are_translated():
+def test_only_the_words_are_translated() -> None:
     shout = str.upper
     assert [cell(True, translate=shout), cell(None, True, shout)] == ["YES", "N/A"]
     assert cell("no", translate=shout) == "no"  # a value that reads like a word stays as it is
     assert cell(None, translate=shout) == _cells.EMPTY
 
 
-def test_the_command_writes_a_plain_none_as_the_tables_do():
-    values = tcdoc.probe("clone", "no_grad").outcome.as_dict()
+def test_the_command_writes_a_plain_none_as_the_tables_do() -> None:
+    report = tcdoc.probe("clone", "no_grad").properties
+    assert report is not None
+    values = report.as_dict()
     assert values["grad_fn"] is None
     assert cli._text(values, "grad_fn") == _cells.EMPTY == "\u2013"
     assert cli._text(values, "copies_grad") == "n/a"
@@ -48,7 +50,7 @@ def test_the_command_writes_a_plain_none_as_the_tables_do():
     assert cli._shown("CloneBackward0", "grad_fn") == "'CloneBackward0'"
 
 
-def test_no_other_module_spells_the_words_of_a_cell():
+def test_no_other_module_spells_the_words_of_a_cell() -> None:
     """The tables, the command and the drawings write no "yes", "no", "n/a" or dash of their own."""
     places = [ROOT / "tcdoc" / "cli.py", ROOT / "tcdoc" / "sphinxext", ROOT / "tcdoc" / "draw"]
     words = {"yes", "no", "n/a", "-", "\u2013"}

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -98,7 +99,9 @@ def claim_named(module: str, claim_id: str) -> AnyClaim:
 
 def words_of(module: str, claim_id: str) -> str:
     """A page claim's words as its page says them."""
-    return next(c.words for c in PAGE_CLAIMS if c.module == f"_checks.{module}" and c.id == claim_id)
+    words = next(c.words for c in PAGE_CLAIMS if c.module == f"_checks.{module}" and c.id == claim_id)
+    assert isinstance(words, str)
+    return words
 
 
 def label(item: tuple[str, AnyClaim]) -> str:
@@ -114,21 +117,21 @@ def matrix() -> tcdoc.Matrix:
 
 
 @pytest.mark.parametrize("item", ALL, ids=label)
-def test_claim_holds(item, matrix):
+def test_claim_holds(item: tuple[str, AnyClaim], matrix: tcdoc.Matrix) -> None:
     verdict = verify(item[1], matrix)
     if verdict.held is None:
         pytest.skip(str(verdict))
     assert verdict.held, str(verdict)
 
 
-def test_every_page_claim_has_its_check_pinned_to_its_words():
+def test_every_page_claim_has_its_check_pinned_to_its_words() -> None:
     wrong = [f"{c.page.relative_to(ROOT)}:{c.line} {c.id}" for c in PAGE_CLAIMS if c.pinned != c.pin]
     assert not wrong, "claims whose words changed since their check was pinned (tools/claims.py pins):\n" + (
         "\n".join(wrong)
     )
 
 
-def test_every_check_has_its_claim_on_its_page_or_in_its_example():
+def test_every_check_has_its_claim_on_its_page_or_in_its_example() -> None:
     shown = {(c.module, c.id) for c in PAGE_CLAIMS}
     for module, claim in ALL:
         if is_example(module):
@@ -146,7 +149,7 @@ def test_every_check_has_its_claim_on_its_page_or_in_its_example():
             )
 
 
-def test_there_are_claims_on_pages_and_in_examples():
+def test_there_are_claims_on_pages_and_in_examples() -> None:
     assert len(PAGE_CLAIMS) > 100
     assert len([1 for module, _ in ALL if is_example(module)]) > 50
 
@@ -154,7 +157,7 @@ def test_there_are_claims_on_pages_and_in_examples():
 QUANTIFIERS = re.compile(r"\b(only|never|always|every|all|any|refuses?)\b", re.IGNORECASE)
 
 
-def test_quantified_claims_say_what_their_check_covers():
+def test_quantified_claims_say_what_their_check_covers() -> None:
     words = {(c.module, c.id): c.words for c in PAGE_CLAIMS}
     vague = [
         label((module, claim))
@@ -164,7 +167,7 @@ def test_quantified_claims_say_what_their_check_covers():
     assert not vague, f"claims that quantify without a scope (registry, or the condition stated): {vague}"
 
 
-def test_a_claim_needs_its_words_pinned_or_quoted_and_an_id_that_can_be_an_anchor():
+def test_a_claim_needs_its_words_pinned_or_quoted_and_an_id_that_can_be_an_anchor() -> None:
     with pytest.raises(ValueError, match=r"needs either pin= .* or quote="):
         Claim("copies", lambda matrix: None)
     with pytest.raises(ValueError, match="lower-case words"):
@@ -176,7 +179,7 @@ def test_a_claim_needs_its_words_pinned_or_quoted_and_an_id_that_can_be_an_ancho
 SHARES_BOTH = claim_named("explanation.four_questions", "only-detach-of-these")
 
 
-def test_the_old_only_detach_sentence_is_false(matrix):
+def test_the_old_only_detach_sentence_is_false(matrix: tcdoc.Matrix) -> None:
     # "Only x.detach() shares both the memory and the counter", over every operation tcdoc knows.
     assert isinstance(SHARES_BOTH, Only)
     old = dataclasses.replace(SHARES_BOTH, among=None)
@@ -193,8 +196,11 @@ EVERY = [item for item in ALL if isinstance(item[1], Every)]
 
 
 @pytest.mark.parametrize("item", ONLY, ids=label)
-def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
+def test_an_only_claim_with_one_operation_more_or_less_is_false(
+    item: tuple[str, AnyClaim], matrix: tcdoc.Matrix
+) -> None:
     module, claim = item
+    assert isinstance(claim, Only)  # ONLY holds just these
     assert verify(claim, matrix).held
     among = claim.among or tuple(op.name for op in tcdoc.operations())
     outsider = next(name for name in among if name not in claim.ops)
@@ -208,8 +214,11 @@ def test_an_only_claim_with_one_operation_more_or_less_is_false(item, matrix):
 
 
 @pytest.mark.parametrize("item", EVERY, ids=label)
-def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
+def test_an_every_claim_with_a_value_flipped_is_false(
+    item: tuple[str, AnyClaim], matrix: tcdoc.Matrix
+) -> None:
     claim = item[1]
+    assert isinstance(claim, Every)  # EVERY holds just these
     assert verify(claim, matrix).held
     for field, value in claim.expected.items():
         if isinstance(value, bool):
@@ -217,13 +226,14 @@ def test_an_every_claim_with_a_value_flipped_is_false(item, matrix):
             assert verify(flipped, matrix).held is False, field
 
 
-def with_value(matrix: tcdoc.Matrix, operation: str, scenario: str, **values: object) -> tcdoc.Matrix:
+def with_value(matrix: tcdoc.Matrix, operation: str, scenario: str, **values: Any) -> tcdoc.Matrix:
     row = matrix.get(operation, scenario)
+    assert row.properties is not None
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, **values))
     return dataclasses.replace(matrix, rows=tuple(changed if r is row else r for r in matrix.rows))
 
 
-def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
+def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix: tcdoc.Matrix) -> None:
     detach = claim_named("explanation.detach", "shares-memory")
     assert isinstance(detach, Every)
     assert detach.scenarios is None
@@ -232,7 +242,7 @@ def test_a_claim_about_every_scenario_covers_scenarios_added_later(matrix):
     assert verify(detach, with_value(matrix, "detach", "no_grad", new_bytes=24)).held is False
 
 
-def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
+def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix: tcdoc.Matrix) -> None:
     counter = claim_named("explanation.detach", "shares-both")
     assert isinstance(counter, Every)
     assert counter.scenarios == EVERYDAY
@@ -245,13 +255,13 @@ def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix):
     )
 
 
-def test_an_only_claim_must_say_only():
+def test_an_only_claim_must_say_only() -> None:
     weaker = Only("x", ("detach",), lambda c: True, pin="0")
     with pytest.raises(ValueError, match=r"must say 'only \{ops\}'"):
         weaker.fill("Of {among}, on {scenarios}, {ops} shares memory")
 
 
-def test_a_template_that_leaves_out_its_condition_is_refused():
+def test_a_template_that_leaves_out_its_condition_is_refused() -> None:
     hidden = Only("x", ("detach",), lambda c: c.shares_storage, scenarios=("no_grad",), pin="0")
     with pytest.raises(ValueError, match=r"must say \{among\}"):
         hidden.fill("Only {ops} shares memory")
@@ -260,7 +270,7 @@ def test_a_template_that_leaves_out_its_condition_is_refused():
         hidden_scenarios.fill("{ops} never copies")
 
 
-def test_a_free_form_claim_is_false_when_its_check_fails(matrix):
+def test_a_free_form_claim_is_false_when_its_check_fails(matrix: tcdoc.Matrix) -> None:
     def fails(matrix: tcdoc.Matrix) -> None:
         expect(False, "the words say more than torch does")
 
@@ -269,7 +279,7 @@ def test_a_free_form_claim_is_false_when_its_check_fails(matrix):
     assert str(verdict) == "x: FALSE: the words say more than torch does"
 
 
-def test_a_check_that_cannot_run_makes_its_claim_false_not_unchecked(matrix):
+def test_a_check_that_cannot_run_makes_its_claim_false_not_unchecked(matrix: tcdoc.Matrix) -> None:
     def typo(matrix: tcdoc.Matrix) -> None:
         matrix.get("clone", "no_such_scenario")
 
@@ -282,7 +292,9 @@ def test_a_check_that_cannot_run_makes_its_claim_false_not_unchecked(matrix):
         assert verdict.detail.startswith("its check could not run: ")
 
 
-def test_a_claim_that_needs_a_missing_package_is_not_checked_and_says_which(matrix, monkeypatch):
+def test_a_claim_that_needs_a_missing_package_is_not_checked_and_says_which(
+    matrix: tcdoc.Matrix, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)
     verdict = verify(claim_named("explanation.look_alikes", "numpy-shares"), matrix)
     assert verdict.held is None
@@ -290,7 +302,7 @@ def test_a_claim_that_needs_a_missing_package_is_not_checked_and_says_which(matr
 
 
 @pytest.mark.skipif(tcdoc.cuda_available(), reason="CUDA is here: the claim is checked")
-def test_a_claim_that_needs_cuda_is_not_checked_without_it(matrix):
+def test_a_claim_that_needs_cuda_is_not_checked_without_it(matrix: tcdoc.Matrix) -> None:
     def on_cuda(matrix: tcdoc.Matrix) -> None:
         raise ClaimFalse("never reached")
 
@@ -345,7 +357,10 @@ def flip_example(source: str, quote: str) -> str | None:
     """Flip the quantifier of ``quote`` where ``source`` says it; None if it has none."""
     if not quantifiers_outside_code(quote):
         return None
-    text = lambda s: "\n\n".join(example_text(s))  # noqa: E731
+
+    def text(s: str) -> str:
+        return "\n\n".join(example_text(s))
+
     for match in QUANTIFIER.finditer(source):
         changed = source[: match.start()] + flipped_word(match) + source[match.end() :]
         if not quoted(quote, text(changed)):
@@ -353,7 +368,7 @@ def flip_example(source: str, quote: str) -> str | None:
     raise AssertionError(f"the quantifier of {quote!r} is not in the example")
 
 
-def test_flipping_the_quantifier_of_any_claim_fails_the_build(tmp_path):
+def test_flipping_the_quantifier_of_any_claim_fails_the_build(tmp_path: Path) -> None:
     site = tmp_path / "site"
     shutil.copytree(
         DOCS, site / "docs", ignore=shutil.ignore_patterns("_build", "auto_examples", "gen_modules")
@@ -561,7 +576,7 @@ def example_prose(path: Path) -> list[str]:
     return [paragraph.removeprefix("PARAGRAPH ") for paragraph in seen.split("PARAGRAPH ")]
 
 
-def test_no_page_states_a_torch_fact_without_a_check():
+def test_no_page_states_a_torch_fact_without_a_check() -> None:
     found = [
         line
         for page in PAGES
@@ -574,12 +589,12 @@ def test_no_page_states_a_torch_fact_without_a_check():
     )
 
 
-def test_no_example_states_a_torch_fact_without_a_check():
+def test_no_example_states_a_torch_fact_without_a_check() -> None:
     found = [line for example in EXAMPLES for line in uncovered(example, example_prose(example))]
     assert not found, "sentences that state a torch fact with no claim behind them:\n" + "\n".join(found)
 
 
-def test_every_exemption_still_matches_a_sentence():
+def test_every_exemption_still_matches_a_sentence() -> None:
     stale = []
     for relative, starts in EXEMPT.items():
         path = ROOT / relative
@@ -593,7 +608,7 @@ def test_every_exemption_still_matches_a_sentence():
     assert not stale
 
 
-def test_history_sentences_link_their_source():
+def test_history_sentences_link_their_source() -> None:
     unsourced = []
     for page in PAGES:
         for paragraph in myst_paragraphs(page.read_text(encoding="utf-8")):

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 
 from tcdoc.claims import pin
 from tcdoc.sphinxext import _claims as claims_extension
@@ -54,7 +55,9 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_claims_render_in_their_page_words_with_their_placeholders_filled(make_app, site):
+def test_claims_render_in_their_page_words_with_their_placeholders_filled(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
     warnings, html = build(make_app, site)
     assert warnings == ""
     assert '<span class="claim" id="clone-copies">' in html
@@ -67,7 +70,9 @@ def test_claims_render_in_their_page_words_with_their_placeholders_filled(make_a
     assert "{ops}" not in html
 
 
-def test_changed_words_fail_the_build_and_print_the_new_pin(make_app, site):
+def test_changed_words_fail_the_build_and_print_the_new_pin(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
     edit(site / "index.md", "copies the data of", "never copies the data of")
     warnings, _ = build(make_app, site)
     new = pin("`x.clone()` never copies the data of `x`")
@@ -77,7 +82,7 @@ def test_changed_words_fail_the_build_and_print_the_new_pin(make_app, site):
     assert f'pin="{new}"' in warnings
 
 
-def test_repin_mode_lists_the_new_pins_instead(make_app, site):
+def test_repin_mode_lists_the_new_pins_instead(make_app: Callable[..., SphinxTestApp], site: Path) -> None:
     edit(site / "index.md", "copies the data of", "always copies the data of")
     (site / "conf.py").write_text((site / "conf.py").read_text() + "tcdoc_claims_repin = True\n")
     app = make_app("html", srcdir=site)
@@ -88,19 +93,21 @@ def test_repin_mode_lists_the_new_pins_instead(make_app, site):
     )
 
 
-def test_a_false_claim_is_an_error_at_its_line(make_app, site):
+def test_a_false_claim_is_an_error_at_its_line(make_app: Callable[..., SphinxTestApp], site: Path) -> None:
     edit(site / CHECKS / "index.py", "expect(not measured", "expect(measured")
     warnings, _ = build(make_app, site)
     assert "index.md:3: ERROR: claim 'clone-copies' of index is false: clone shares memory with x" in warnings
 
 
-def test_a_check_that_cannot_run_fails_the_build(make_app, site):
+def test_a_check_that_cannot_run_fails_the_build(make_app: Callable[..., SphinxTestApp], site: Path) -> None:
     edit(site / CHECKS / "index.py", '"clone", "no_grad"', '"clone", "no_such_scenario"')
     warnings, _ = build(make_app, site)
     assert "ERROR: claim 'clone-copies' of index is false: its check could not run: KeyError" in warnings
 
 
-def test_a_claim_without_a_check_and_a_check_without_a_claim_are_errors(make_app, site):
+def test_a_claim_without_a_check_and_a_check_without_a_claim_are_errors(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
     edit(site / "index.md", "{#clone-copies .claim}", "{#clone-copes .claim}")
     warnings, _ = build(make_app, site)
     assert (
@@ -109,26 +116,32 @@ def test_a_claim_without_a_check_and_a_check_without_a_claim_are_errors(make_app
     assert "ERROR: claimchecks.index has checks that no claim on index uses: clone-copies" in warnings
 
 
-def test_a_page_with_claims_and_no_checks_module_is_an_error(make_app, site):
+def test_a_page_with_claims_and_no_checks_module_is_an_error(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
     (site / CHECKS / "index.py").rename(site / CHECKS / "other.py")
     warnings, _ = build(make_app, site)
     assert "index.md:3: ERROR: index has claims, but there is no checks module claimchecks.index" in warnings
 
 
-def test_an_only_claim_must_say_what_its_check_covers(make_app, site):
+def test_an_only_claim_must_say_what_its_check_covers(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
     edit(site / "index.md", "Of {among}, on {scenarios}, only {ops}", "Only {ops}")
     warnings, _ = build(make_app, site)
     assert "the words of claim 'only-detach' must say {among}: the condition its check covers" in warnings
 
 
-def test_a_claim_that_needs_a_missing_package_is_a_warning_that_says_which(make_app, site):
+def test_a_claim_that_needs_a_missing_package_is_a_warning_that_says_which(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
     edit(site / CHECKS / "index.py", "_clone_copies, pin=", '_clone_copies, needs=("no_such_package",), pin=')
     warnings, _ = build(make_app, site)
     assert "WARNING: claim 'clone-copies' of index was not checked: needs no_such_package" in warnings
     assert "ERROR" not in warnings
 
 
-def test_a_changed_check_reads_its_page_again(make_app, site):
+def test_a_changed_check_reads_its_page_again(make_app: Callable[..., SphinxTestApp], site: Path) -> None:
     assert build(make_app, site)[0] == ""
     edit(site / CHECKS / "index.py", "expect(not measured", "expect(measured")
     warnings, _ = build(make_app, site)  # nothing on the page changed
@@ -153,7 +166,9 @@ class _Recorder:
         return lambda message, *args, **kwargs: self.messages.append((level, message % args))
 
 
-def test_quoted_claims_are_checked_when_the_example_page_is_read(tmp_path, monkeypatch):
+def test_quoted_claims_are_checked_when_the_example_page_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     examples = tmp_path / "examples"
     examples.mkdir()
     (examples / "plot_a.py").write_text('"""A\n=\n\nThe sky is green.\n"""\n\n# %%\n# Clones copy.\nx = 1\n')

@@ -17,8 +17,10 @@ from tcdoc.cli import main
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     try:
         status = main(list(argv))
-    except SystemExit as exc:  # argparse's own usage errors
-        status = int(exc.code)
+    except SystemExit as exc:  # argparse's own usage errors, with an int status
+        if not isinstance(exc.code, int):
+            raise
+        status = exc.code
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -130,7 +132,9 @@ def test_matrix_table_and_explain_show_a_cell_not_run(
 def write_matrix(capsys: pytest.CaptureFixture[str], path: Path, *argv: str) -> dict[str, Any]:
     _, out, _ = run(capsys, "matrix", "--json", *argv)
     path.write_text(out)
-    return json.loads(out)
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
 
 
 def test_diff_reports_a_cell_not_run_in_one_line(
@@ -180,6 +184,8 @@ def test_diff_into_a_pipe_that_closes_early_exits_quietly(
     # Like `tcdoc diff old.json new.json | head -1`: the reader takes a line and is gone.
     reader = [sys.executable, "-c", "import sys; print(sys.stdin.readline(), end='')"]
     with subprocess.Popen(reader, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as head:
+        assert head.stdin is not None
+        assert head.stdout is not None
         head.stdin.write("the reader reads one line and exits\n")
         head.stdin.flush()
         first_line, _ = head.stdout.read(), head.wait()

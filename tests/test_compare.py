@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 import tcdoc
 
+NOTE = "note"
+"""A Python attribute of our own on a tensor (torch.Tensor declares none such): deepcopy keeps it."""
+
 
 def leaf() -> torch.Tensor:
     return torch.arange(6.0).reshape(2, 3).requires_grad_()
@@ -83,7 +86,7 @@ def test_deepcopy_of_a_non_leaf_raises() -> None:
 def test_deepcopy_copies_grad_and_attributes() -> None:
     x = leaf()
     x.grad = torch.ones(2, 3)
-    x.note = "kept"
+    setattr(x, NOTE, "kept")
     report = tcdoc.compare(x, copy.deepcopy(x))
     assert report.copies_grad
     assert report.copies_attributes
@@ -100,7 +103,7 @@ def test_nothing_to_copy_is_not_applicable_not_no() -> None:
         assert report.copies_attributes is None
     assert "copies_grad               None  # n/a: x has no .grad" in repr(tcdoc.compare(x, x.clone()))
     assert "n/a: x has no Python attributes" in tcdoc.compare(x, x.clone())._repr_html_()
-    x.note = "an attribute, still no .grad"
+    setattr(x, NOTE, "an attribute, still no .grad")
     report = tcdoc.compare(x, copy.deepcopy(x))
     assert (report.copies_grad, report.copies_attributes) == (None, True)
 
@@ -162,23 +165,28 @@ def test_non_tensor_arguments_get_a_type_error_naming_them(source: Any, result: 
 
 def test_answers_rejects_what_is_not_a_comparison() -> None:
     with pytest.raises(TypeError, match="report must be a Comparison, got dict"):
-        tcdoc.answers({})
+        tcdoc.answers({})  # type: ignore[arg-type]  # not a Comparison, on purpose
 
 
 # -- compare never changes its arguments -----------------------------------------------------
 
 
-def snapshot(t: torch.Tensor) -> tuple[object, ...]:
+Snapshot = tuple[torch.Tensor, torch.Tensor | None, bool, int, object]
+"""What compare must leave as it was: the values, the .grad, requires_grad, _version, grad_fn."""
+
+
+def snapshot(t: torch.Tensor) -> Snapshot:
     grad = t.grad.clone() if t.is_leaf and t.grad is not None else None
     return t.detach().clone(), grad, t.requires_grad, t._version, t.grad_fn
 
 
-def assert_unchanged(t: torch.Tensor, before: tuple[object, ...]) -> None:
+def assert_unchanged(t: torch.Tensor, before: Snapshot) -> None:
     data, grad, requires_grad, version, grad_fn = before
     assert torch.equal(t.detach(), data)
     if grad is None:
         assert not t.is_leaf or t.grad is None
     else:
+        assert t.grad is not None
         assert torch.equal(t.grad, grad)
     assert t.requires_grad == requires_grad
     assert t._version == version

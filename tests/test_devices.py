@@ -89,7 +89,9 @@ def test_every_operation_on_the_cuda_scenario_gives_a_row() -> None:
     result = tcdoc.matrix(scenarios=["cuda"], device="cuda")
     assert len(result.rows) == len(tcdoc.operations())
     assert result.environment.device_name == torch.cuda.get_device_name()
-    assert result.get("to_cuda", "cuda").properties.new_object is False
+    report = result.get("to_cuda", "cuda").properties
+    assert report is not None
+    assert report.new_object is False
 
 
 @needs_cuda

@@ -31,9 +31,11 @@ def made(operation: str, scenario: str) -> tuple[torch.Tensor, torch.Tensor] | N
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return source, tcdoc.get_operation(operation).apply(source)
+            result = tcdoc.get_operation(operation).apply(source)
         except RuntimeError:
             return None
+    assert isinstance(result, torch.Tensor), f"{operation} returns a {type(result).__name__}"
+    return source, result
 
 
 def element_offsets(tensor: torch.Tensor) -> tuple[int, ...]:
@@ -258,26 +260,27 @@ def test_drawing_leaves_the_tensors_alone() -> None:
 
 
 # -- Bad arguments ------------------------------------------------------------------------------
+# The calls marked with type: ignore pass an argument of the wrong type on purpose.
 
 
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: draw.diagram([1.0], torch.ones(1)), TypeError, "source must be a torch.Tensor, got list"),
-        (lambda: draw.diagram(torch.ones(1), 2), TypeError, "result must be a torch.Tensor, got int"),
-        (lambda: draw.diagram(torch.ones(1), torch.ones(1), 3), TypeError, "code must be a str"),
+        (lambda: draw.diagram([1.0], torch.ones(1)), TypeError, "source must be a torch.Tensor, got list"),  # type: ignore[arg-type]
+        (lambda: draw.diagram(torch.ones(1), 2), TypeError, "result must be a torch.Tensor, got int"),  # type: ignore[arg-type]
+        (lambda: draw.diagram(torch.ones(1), torch.ones(1), 3), TypeError, "code must be a str"),  # type: ignore[arg-type]
         (lambda: draw.diagram(torch.ones(1), torch.ones(1), names=("x", "x")), ValueError, "names must be"),
-        (lambda: draw.draw(torch.ones(1), torch.ones(1), names=("x",)), ValueError, "names must be"),
+        (lambda: draw.draw(torch.ones(1), torch.ones(1), names=("x",)), ValueError, "names must be"),  # type: ignore[arg-type]
         (lambda: draw.diagrams("clone", "no_grad"), TypeError, "operations must be a list"),
         (lambda: draw.diagrams(["nope"], "no_grad"), ValueError, "unknown operation 'nope'"),
         (lambda: draw.diagrams(["clone"], "nope"), ValueError, "unknown scenario 'nope'"),
         (lambda: draw.diagrams([], "no_grad"), ValueError, "operations is empty"),
         (lambda: draw.diagrams(["clone"], "no_grad", "tpu"), ValueError, "device must be"),
-        (lambda: draw.draw(torch.ones(1), torch.ones(1), ax="left"), TypeError, "ax must be"),
+        (lambda: draw.draw(torch.ones(1), torch.ones(1), ax="left"), TypeError, "ax must be"),  # type: ignore[arg-type]
         (lambda: draw.draw_operations(["clone"], "no_grad", columns=0), ValueError, "columns must"),
         (lambda: draw.draw_panels([]), ValueError, "models must be a non-empty"),
-        (lambda: draw.draw_panels([3]), TypeError, "each model must be"),
-        (lambda: draw.alt_text("x"), TypeError, "model must be a Diagram or a Failure, got str"),
+        (lambda: draw.draw_panels([3]), TypeError, "each model must be"),  # type: ignore[list-item]
+        (lambda: draw.alt_text("x"), TypeError, "model must be a Diagram or a Failure, got str"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_arguments_are_named(call: Callable[[], object], error: type[Exception], message: str) -> None:
@@ -313,6 +316,7 @@ def test_directive_writes_an_image_with_alt_text_outside_the_sources(app: Sphinx
     (figure,) = app.env.get_doctree("index").findall(nodes.figure)
     assert "tcdoc-diagram" in figure["classes"]
     image = figure.next_node(nodes.image)
+    assert image is not None
     # Drawn next to the doctrees, and copied into the HTML's _images.
     drawn = list((app.doctreedir / "tcdoc-diagrams").glob("tcdoc-diagram-*.png"))
     assert len(drawn) == 1
@@ -323,7 +327,9 @@ def test_directive_writes_an_image_with_alt_text_outside_the_sources(app: Sphinx
         first_sentences = draw.alt_text(model).split(" Memory:")[0]
         assert first_sentences in image["alt"]
     assert image["alt"].startswith("x is a plain tensor")
-    caption = figure.next_node(nodes.caption).astext()
+    caption_node = figure.next_node(nodes.caption)
+    assert caption_node is not None
+    caption = caption_node.astext()
     assert (
         caption
         == f"x: {tcdoc.get_scenario('no_grad').summary} Drawn from measurements with {tcdoc.environment()}."
@@ -356,7 +362,7 @@ def test_an_inference_tensor_is_drawn_without_a_version_counter() -> None:
 def test_what_cannot_be_drawn_is_refused_with_a_reason() -> None:
     x = torch.ones(2, 2)
     with pytest.raises(TypeError, match=r"result must be a torch\.Tensor, got list"):
-        draw.diagram(x, x.tolist())
+        draw.diagram(x, x.tolist())  # type: ignore[arg-type]  # a list, on purpose
     with pytest.raises(ValueError, match=r"tcdoc\.draw draws strided tensors only"):
         draw.diagram(x.to_sparse(), x.to_sparse())
     with pytest.raises(TypeError, match=r"x.tolist\(\) returns a list, not a tensor"):

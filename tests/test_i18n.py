@@ -49,8 +49,13 @@ def test_the_extension_catalogue_lists_every_word_the_extension_writes(tool: Mod
 def test_the_shipped_mo_is_the_po_compiled_and_complete(tool: ModuleType) -> None:
     assert tool.check_extension() == []
     catalog = read_mo(io.BytesIO((LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "tcdoc.mo").read_bytes()))
-    assert catalog.get("yes").string == "是"
-    template = catalog.get("Measured at build time with {environment}.").string
+    yes = catalog.get("yes")
+    assert yes is not None
+    assert yes.string == "是"
+    measured = catalog.get("Measured at build time with {environment}.")
+    assert measured is not None
+    template = measured.string
+    assert isinstance(template, str)
     assert template.count("{environment}") == 1
 
 
@@ -74,7 +79,8 @@ def test_generated_marks_text_untranslatable_and_leaves_inline_nodes_alone() -> 
     table = nodes.table()
     entry = nodes.paragraph("", "yes")
     table += entry
-    assert generated([paragraph, table]) == [paragraph, table]
+    roots: list[nodes.Element] = [paragraph, table]
+    assert generated(roots) == roots
     assert paragraph["translatable"] is False
     assert entry["translatable"] is False
     assert "translatable" not in inline  # Sphinx would move an inline placeholder's children

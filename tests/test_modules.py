@@ -11,6 +11,8 @@ import tcdoc
 from tcdoc._modules import named_tensors, trained_model
 
 MODULE_OPS = [op.name for op in tcdoc.module_operations()]
+MARK = "tcdoc_mark"
+"""A Python attribute of our own (torch.Tensor declares none such): it shows on the same objects only."""
 
 
 @pytest.mark.parametrize("name", MODULE_OPS)
@@ -18,6 +20,7 @@ def test_every_module_row_agrees_with_what_the_objects_do(name: str) -> None:
     row = tcdoc.probe_module(name)
     assert row.error is None
     report = row.properties
+    assert report is not None
     # The same call on a fresh model, with what the source had just before it kept aside.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -37,8 +40,8 @@ def test_every_module_row_agrees_with_what_the_objects_do(name: str) -> None:
 
     # The same objects: a Python attribute set on one shows on the other.
     for tensor in found.values():
-        tensor.tcdoc_mark = True
-    assert report.same_tensors == sum(hasattr(tensor, "tcdoc_mark") for tensor in originals.values())
+        setattr(tensor, MARK, True)
+    assert report.same_tensors == sum(hasattr(tensor, MARK) for tensor in originals.values())
 
     # Changed in place: the source's tensors no longer have the dtype, or the memory, they had.
     changed = any(
@@ -68,13 +71,15 @@ def test_every_module_row_agrees_with_what_the_objects_do(name: str) -> None:
 
 def test_module_answers_in_words() -> None:
     to_float64 = tcdoc.probe_module("module_to_float64").properties
+    assert to_float64 is not None
     answers = tcdoc.module_answers(to_float64)
     assert answers["new_object"] == "no: it is the model itself"
     assert answers["source"] == "yes: the model itself was changed"
     optimizer = tcdoc.probe_module("optimizer_state_dict").properties
+    assert optimizer is not None
     assert tcdoc.module_answers(optimizer, "optimizer")["grads"] == "n/a: x's tensors have no .grad"
     with pytest.raises(TypeError, match="report must be a ModuleComparison, got dict"):
-        tcdoc.module_answers({})
+        tcdoc.module_answers({})  # type: ignore[arg-type]  # not a ModuleComparison, on purpose
     with pytest.raises(ValueError, match="source must be 'model' or 'optimizer'"):
         tcdoc.module_answers(to_float64, "layer")
 
@@ -97,7 +102,7 @@ def test_module_names_are_the_registry_names_and_unknown_ones_are_refused() -> N
     ):
         tcdoc.get_module_operation("state")
     with pytest.raises(TypeError, match="module operation name must be a str, got int"):
-        tcdoc.get_module_operation(3)
+        tcdoc.get_module_operation(3)  # type: ignore[arg-type]  # not a str, on purpose
     with pytest.raises(ValueError, match="source must be 'model' or 'optimizer'"):
         tcdoc.ModuleOperation("x", "x", "x", lambda model, optimizer: model, source="layer")
 

@@ -64,7 +64,7 @@ def test_a_result_pickled_here_loads_in_a_fresh_interpreter() -> None:
 
 def test_an_unknown_name_is_an_attribute_error_naming_it() -> None:
     with pytest.raises(AttributeError, match="module 'tcdoc' has no attribute 'clone_everything'"):
-        tcdoc.clone_everything  # noqa: B018 - the lookup is the test
+        tcdoc.clone_everything  # type: ignore[attr-defined]  # noqa: B018 - the lookup is the test
 
 
 # -- The layout: one folder per heavy dependency ------------------------------------------------
@@ -128,7 +128,7 @@ def test_the_core_imports_no_sphinx_and_no_matplotlib() -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
-def test_the_package_holds_none_of_the_sites_own_extension():
+def test_the_package_holds_none_of_the_sites_own_extension() -> None:
     """What only the site does lives in docs/_ext/tcdoc_site: the package neither holds nor imports it."""
     site = Path(__file__).parents[1] / "docs" / "_ext" / "tcdoc_site"
     moved = {path.name for path in site.glob("*.py")} - {"__init__.py"}

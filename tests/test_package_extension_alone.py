@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import sphinx_gallery
 import torch
+from sphinx.testing.util import SphinxTestApp
 
 SITE_SCRIPTS = ("tcdoc-copy.js", "tcdoc-a11y.js")
 GALLERY_STATIC = Path(sphinx_gallery.__file__).parent / "_static"
@@ -23,19 +24,19 @@ WITH_THE_SITE = {"extensions": ["sphinx_gallery.gen_gallery", "tcdoc.sphinxext",
 CAPTION = re.compile(r'<p class="caption" role="heading"(?![^>]*aria-level)')
 
 
-def pages(app) -> dict[str, str]:
+def pages(app: SphinxTestApp) -> dict[str, str]:
     out = Path(app.outdir)
     return {
         page.relative_to(out).as_posix(): page.read_text(encoding="utf-8") for page in out.rglob("*.html")
     }
 
 
-def static(app, name: str) -> Path:
+def static(app: SphinxTestApp, name: str) -> Path:
     return Path(app.outdir) / "_static" / name
 
 
 @pytest.mark.sphinx("html", testroot="package-only", srcdir="package-only", freshenv=True)
-def test_the_package_extension_leaves_the_site_as_sphinx_and_the_theme_made_it(app):
+def test_the_package_extension_leaves_the_site_as_sphinx_and_the_theme_made_it(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     assert "tcdoc.sphinxext" in app.extensions
@@ -75,7 +76,7 @@ def test_the_package_extension_leaves_the_site_as_sphinx_and_the_theme_made_it(a
     freshenv=True,
     confoverrides=WITH_THE_SITE,
 )
-def test_the_control_the_same_site_with_the_sites_extension(app):
+def test_the_control_the_same_site_with_the_sites_extension(app: SphinxTestApp) -> None:
     app.build()
     assert app.warning.getvalue() == ""
     html = pages(app)

@@ -73,6 +73,7 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> N
         assert row.error.message == _plain(str(raised.value))  # words only: no colour codes, no addresses
         return
     report = row.properties
+    assert report is not None  # it neither raised nor was left out
     source, result = fresh_result(operation, scenario)
     assert report.new_object == (result is not source)
     assert report.result_type == type(result).__name__
@@ -124,8 +125,12 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> N
         assert report.copies_grad is None
     else:
         result_grad = result.grad if result.is_leaf else None
-        own = result_grad is not None and result_grad.data_ptr() != source_grad.data_ptr()
-        assert report.copies_grad == (own and torch.equal(result_grad, source_grad))
+        copied = (
+            result_grad is not None
+            and result_grad.data_ptr() != source_grad.data_ptr()
+            and torch.equal(result_grad, source_grad)
+        )
+        assert report.copies_grad == copied
     if not vars(source):
         assert report.copies_attributes is None
     else:
@@ -178,6 +183,7 @@ def test_probe_leaves_the_source_untouched() -> None:
     assert len(kept) == len([op for op in tcdoc.operations() if op.family != "in_place"])
     for x, version in kept:
         assert torch.equal(x.detach(), torch.arange(4.0))
+        assert x.grad is not None
         assert torch.equal(x.grad, torch.ones(4))
         assert x.requires_grad
         assert x._version == version
@@ -322,7 +328,7 @@ def test_json_has_null_exactly_where_there_was_nothing_to_copy() -> None:
         assert (values["same_strides"] is None) == (source.layout != torch.strided), row
 
 
-def older(matrix: tcdoc.Matrix, schema: int) -> dict[str, Any]:
+def older(matrix: tcdoc.Matrix, schema: object) -> dict[str, Any]:
     """Write ``matrix`` as an unreleased older layout would have been numbered."""
     data = matrix.to_json()
     data["schema"] = schema
@@ -341,6 +347,7 @@ def test_module_rows_round_trip_and_diff() -> None:
     assert m.rows == ()
     assert tcdoc.Matrix.from_json(json.loads(json.dumps(m.to_json()))) == m
     row = m.get_module("state_dict")
+    assert row.properties is not None
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, same_tensors=7))
     new = dataclasses.replace(m, modules=(changed, m.modules[1]))
     assert tcdoc.diff(m, new) == (tcdoc.CellChange("state_dict", "trained_model", "same_tensors", 0, 7),)
@@ -374,6 +381,7 @@ def test_diff_lists_changed_cells_only() -> None:
     old = tcdoc.matrix(["clone", "detach"], ["no_grad", "non_leaf"])
     assert tcdoc.diff(old, old) == ()
     row = old.get("detach", "no_grad")
+    assert row.properties is not None
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, shares_storage=False))
     new = dataclasses.replace(old, rows=tuple(changed if r is row else r for r in old.rows))
     assert tcdoc.diff(old, new) == (tcdoc.CellChange("detach", "no_grad", "shares_storage", True, False),)

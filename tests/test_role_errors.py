@@ -6,6 +6,7 @@ import re
 
 import pytest
 from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
 
 
 def error_lines(warnings: str) -> dict[int, str]:
@@ -19,7 +20,7 @@ def error_lines(warnings: str) -> dict[int, str]:
 
 
 @pytest.mark.sphinx("html", testroot="fact-errors", freshenv=True)
-def test_a_bad_role_names_its_file_and_line_and_stays_on_the_page(app):
+def test_a_bad_role_names_its_file_and_line_and_stays_on_the_page(app: SphinxTestApp) -> None:
     app.build()
     errors = error_lines(app.warning.getvalue())
     assert sorted(errors) == [4, 6, 8, 10, 12]
@@ -43,7 +44,7 @@ def test_a_bad_role_names_its_file_and_line_and_stays_on_the_page(app):
 
 
 @pytest.mark.sphinx("html", testroot="directive-errors", freshenv=True)
-def test_a_bad_directive_names_its_file_and_line(app):
+def test_a_bad_directive_names_its_file_and_line(app: SphinxTestApp) -> None:
     app.build()
     errors = error_lines(app.warning.getvalue())
     assert sorted(errors) == [4, 7, 11, 15, 18]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import cast
 
 import pytest
 from sphinx.application import Sphinx
@@ -210,7 +211,7 @@ def test_rules_that_style_no_token_stay_whatever_is_used() -> None:
 # -- The Chinese edition's search ------------------------------------------------------------
 
 
-def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path):
+def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
     static = tmp_path / "_static"
@@ -218,9 +219,9 @@ def test_the_chinese_search_gets_the_stemmer_sphinx_ships(tmp_path):
     script = static / "language_data.js"
     shipped = "var EnglishStemmer=function(){};\nwindow.Stemmer = ChineseStemmer;\n"
     script.write_text(shipped, encoding="utf-8")
-    english = SimpleNamespace(config=SimpleNamespace(language="en"), outdir=tmp_path)
+    english = cast("Sphinx", SimpleNamespace(config=SimpleNamespace(language="en"), outdir=tmp_path))
     repair_chinese_search(english, None)  # not a Chinese build: left alone
     assert "ChineseStemmer;" in script.read_text(encoding="utf-8")
-    chinese = SimpleNamespace(config=SimpleNamespace(language="zh_CN"), outdir=tmp_path)
+    chinese = cast("Sphinx", SimpleNamespace(config=SimpleNamespace(language="zh_CN"), outdir=tmp_path))
     repair_chinese_search(chinese, None)
     assert script.read_text(encoding="utf-8").endswith("window.Stemmer = EnglishStemmer;\n")

@@ -10,13 +10,19 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from docutils import nodes
+from sphinx.testing.util import SphinxTestApp
 
 import tcdoc
 from tcdoc_site import _gallery_guard
+
+if TYPE_CHECKING:
+    from sphinx.testing.fixtures import _app_params
 
 ROOT = Path(__file__).parents[1]
 SITE_EXTENSION = ROOT / "docs" / "_ext"
@@ -34,7 +40,7 @@ def example(title: str, code: str) -> str:
 class Gallery:
     """A copy of tests/roots/test-gallery that a test fills with examples and builds, often again."""
 
-    def __init__(self, make_app, app_params) -> None:
+    def __init__(self, make_app: Callable[..., SphinxTestApp], app_params: _app_params) -> None:
         self.make_app = make_app
         self.args, self.kwargs = app_params
         self.srcdir: Path = self.kwargs["srcdir"]
@@ -43,7 +49,7 @@ class Gallery:
         for name, text in examples.items():
             (self.srcdir / "examples" / name).write_text(text)
 
-    def build(self, **settings: object):
+    def build(self, **settings: object) -> SphinxTestApp:
         """Build what changed since the last build, as ``sphinx-build`` would; return the app."""
         app = self.make_app(*self.args, **{**self.kwargs, "confoverrides": settings})
         app.build()
@@ -55,12 +61,12 @@ class Gallery:
 
 
 @pytest.fixture
-def gallery(make_app, app_params) -> Gallery:
+def gallery(make_app: Callable[..., SphinxTestApp], app_params: _app_params) -> Gallery:
     return Gallery(make_app, app_params)
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-silent")
-def test_an_example_without_output_is_reported(gallery):
+def test_an_example_without_output_is_reported(gallery: Gallery) -> None:
     gallery.add({
         "plot_a.py": example("Shows a value", "print(1 + 1)"),
         "plot_b.py": example("Shows nothing", "x = 1"),
@@ -71,7 +77,7 @@ def test_an_example_without_output_is_reported(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-silent-suppressed")
-def test_the_warning_about_silent_examples_can_be_suppressed(gallery):
+def test_the_warning_about_silent_examples_can_be_suppressed(gallery: Gallery) -> None:
     gallery.add({"plot_b.py": example("Shows nothing", "x = 1")})
     app = gallery.build(suppress_warnings=["tcdoc.gallery"])
     assert "plot_b.py" not in app.warning.getvalue()
@@ -79,7 +85,7 @@ def test_the_warning_about_silent_examples_can_be_suppressed(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-times")
-def test_computation_times_page_loads_nothing_remote(gallery):
+def test_computation_times_page_loads_nothing_remote(gallery: Gallery) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(1 + 1)")})
     app = gallery.build()
     generated = (gallery.srcdir / "auto_examples" / "sg_execution_times.rst").read_text()
@@ -94,7 +100,7 @@ def test_computation_times_page_loads_nothing_remote(gallery):
 
 
 @pytest.fixture
-def package(tmp_path, monkeypatch) -> Path:
+def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of tcdoc's sources that the guard reads instead of the installed package's.
 
     The examples still import the real tcdoc; what the guard digests is this copy, which a test
@@ -123,7 +129,9 @@ PLAIN = example("Plain", "print(2)")
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-tcdoc-changes")
-def test_a_change_to_tcdoc_re_runs_the_examples_that_import_it_and_only_those(gallery, package):
+def test_a_change_to_tcdoc_re_runs_the_examples_that_import_it_and_only_those(
+    gallery: Gallery, package: Path
+) -> None:
     gallery.add({"plot_draws.py": DRAWS, "plot_measures.py": MEASURES, "plot_plain.py": PLAIN})
     assert executed(gallery.build().status.getvalue()) == "3 out of 3"
     assert executed(gallery.build().status.getvalue()) == "0 out of 0"  # nothing changed: nothing runs
@@ -140,7 +148,9 @@ def test_a_change_to_tcdoc_re_runs_the_examples_that_import_it_and_only_those(ga
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-prose-changes")
-def test_editing_prose_data_or_code_no_example_imports_runs_no_example(gallery, package):
+def test_editing_prose_data_or_code_no_example_imports_runs_no_example(
+    gallery: Gallery, package: Path
+) -> None:
     gallery.add({"plot_draws.py": DRAWS, "plot_measures.py": MEASURES})
     gallery.build()
     (gallery.srcdir / "index.rst").write_text(
@@ -159,7 +169,7 @@ def test_editing_prose_data_or_code_no_example_imports_runs_no_example(gallery, 
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-example-changes")
-def test_editing_an_example_re_runs_that_example(gallery, package):
+def test_editing_an_example_re_runs_that_example(gallery: Gallery, package: Path) -> None:
     gallery.add({"plot_draws.py": DRAWS, "plot_measures.py": MEASURES})
     gallery.build()
     gallery.add({"plot_measures.py": MEASURES + "print(3)\n"})
@@ -169,7 +179,7 @@ def test_editing_an_example_re_runs_that_example(gallery, package):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-old-stamp")
-def test_a_stamp_from_an_older_build_re_runs_every_example(gallery, package):
+def test_a_stamp_from_an_older_build_re_runs_every_example(gallery: Gallery, package: Path) -> None:
     gallery.add({"plot_plain.py": PLAIN, "plot_measures.py": MEASURES})
     app = gallery.build()
     (Path(app.doctreedir) / _gallery_guard.STAMP).write_text('{"tcdoc": "an older stamp"}', encoding="utf-8")
@@ -207,7 +217,7 @@ PACKAGE = {
 }
 
 
-def test_an_example_depends_on_the_modules_it_imports_and_theirs(tmp_path):
+def test_an_example_depends_on_the_modules_it_imports_and_theirs(tmp_path: Path) -> None:
     package = fake_package(tmp_path, PACKAGE)
     found = _gallery_guard.tcdoc_modules(script(tmp_path, "import tcdoc.draw\n"), package)
     # The parent package, a string that names a module, relative imports (inside a function too),
@@ -219,7 +229,7 @@ def test_an_example_depends_on_the_modules_it_imports_and_theirs(tmp_path):
     assert found["tcdoc.draw"] == package / "draw" / "__init__.py"
 
 
-def test_from_imports_of_names_and_of_modules(tmp_path):
+def test_from_imports_of_names_and_of_modules(tmp_path: Path) -> None:
     package = fake_package(tmp_path, PACKAGE)
     names = _gallery_guard.tcdoc_modules(script(tmp_path, "from tcdoc import compare\n"), package)
     assert "tcdoc._core" in names
@@ -229,7 +239,7 @@ def test_from_imports_of_names_and_of_modules(tmp_path):
     assert _gallery_guard.tcdoc_modules(script(tmp_path, "import torch\nimport tcdocs\n"), package) == {}
 
 
-def test_a_digest_changes_with_the_code_the_example_imports_only(tmp_path):
+def test_a_digest_changes_with_the_code_the_example_imports_only(tmp_path: Path) -> None:
     package = fake_package(tmp_path, PACKAGE)
     draws = script(tmp_path, "import tcdoc.draw\n")
     before, pages = _gallery_guard.example_digest(draws, package), _gallery_guard.source_digest(package)
@@ -242,7 +252,7 @@ def test_a_digest_changes_with_the_code_the_example_imports_only(tmp_path):
     assert _gallery_guard.example_digest(draws, package) != before
 
 
-def test_no_example_of_the_site_depends_on_its_sentences_or_its_extension():
+def test_no_example_of_the_site_depends_on_its_sentences_or_its_extension() -> None:
     examples = sorted((ROOT / "examples").rglob("*.py"))
     assert examples
     for path in examples:
@@ -259,7 +269,7 @@ NAMES_TCDOC = example("Not run here", "import tcdoc\n\ntcdoc.compare")
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-no-torch")
-def test_a_rebuild_with_nothing_changed_does_not_import_torch(gallery):
+def test_a_rebuild_with_nothing_changed_does_not_import_torch(gallery: Gallery) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(2)"), "b.py": NAMES_TCDOC})
     app = gallery.build(**ONLY_PLOTS)
     assert Path(gallery.srcdir / "auto_examples" / "b.py.md5").is_file()  # its page is cached ...
@@ -280,7 +290,7 @@ print("torch" in sys.modules)
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-runs-sometimes")
-def test_running_an_example_or_no_longer_running_it_renders_it_again(gallery):
+def test_running_an_example_or_no_longer_running_it_renders_it_again(gallery: Gallery) -> None:
     gallery.add({"plot_a.py": example("Shows a value", "print(2)"),
                  "b.py": example("Runs sometimes", "print(3)")})  # fmt: skip
     gallery.build(**ONLY_PLOTS)
@@ -293,7 +303,7 @@ def test_running_an_example_or_no_longer_running_it_renders_it_again(gallery):
 
 
 @pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-ignored")
-def test_examples_the_gallery_ignores_are_not_checked(gallery):
+def test_examples_the_gallery_ignores_are_not_checked(gallery: Gallery) -> None:
     gallery.add({
         "plot_a.py": example("Shows a value", "print(2)"),
         "plot_skip.py": example("Ignored", "x = 1"),  # silent, but the gallery leaves it out

@@ -117,15 +117,15 @@ def test_on_a_cpu_only_build_the_decision_does_not_ask_torch(
 
 def test_bad_arguments_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="cuda must be a bool, got str"):
-        gating.gallery_filename_pattern("yes")
+        gating.gallery_filename_pattern("yes")  # type: ignore[arg-type]  # the wrong type, on purpose
     with pytest.raises(TypeError, match="cuda must be a bool or None, got int"):
-        gating.gpu_examples_execute(cuda=1)
+        gating.gpu_examples_execute(cuda=1)  # type: ignore[arg-type]  # the wrong type, on purpose
     with pytest.raises(TypeError, match="path must be a str or a path, got int"):
-        gating.is_gpu_example(3)
+        gating.is_gpu_example(3)  # type: ignore[arg-type]  # the wrong type, on purpose
     with pytest.raises(ValueError, match="examples_dir must be a directory"):
         gating.gpu_examples(tmp_path / "missing")
     with pytest.raises(TypeError, match="torch_version must be a str or None, got float"):
-        gating.cpu_only_torch(2.13)
+        gating.cpu_only_torch(2.13)  # type: ignore[arg-type]  # the wrong type, on purpose
 
 
 # -- The pattern sphinx-gallery executes -------------------------------------------------
@@ -208,27 +208,34 @@ def test_note_names_this_torch() -> None:
 
 
 @pytest.fixture
-def no_cuda(monkeypatch):
+def no_cuda(monkeypatch: pytest.MonkeyPatch) -> None:
     """No CUDA device, whatever the machine: a CPU-only build of torch, as far as gating can tell."""
     monkeypatch.setattr(gating, "cpu_only_torch", lambda torch_version=None: True)
     monkeypatch.delenv(gating.REQUIRE_GPU_VARIABLE, raising=False)
 
 
-def configured(make_app, app_params, **settings: object):
+def configured(
+    make_app: Callable[..., SphinxTestApp], app_params: _app_params, **settings: object
+) -> SphinxTestApp:
     """Make the app of the test's root with ``settings`` set, as conf.py would set them."""
     return make_app(*app_params.args, **{**app_params.kwargs, "confoverrides": settings})
 
 
 @pytest.mark.sphinx("html", testroot="site-config")
-def test_a_bad_gpu_decision_is_a_configuration_error(no_cuda, make_app, app_params):
+def test_a_bad_gpu_decision_is_a_configuration_error(
+    no_cuda: None, make_app: Callable[..., SphinxTestApp], app_params: _app_params
+) -> None:
     with pytest.raises(ConfigError, match="tcdoc_gpu_execute must be True, False or None; got 'yes'"):
         configured(make_app, app_params, tcdoc_gpu_execute="yes")
 
 
 @pytest.mark.sphinx("html", testroot="site-config")
 def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
-    no_cuda, monkeypatch, make_app, app_params
-):
+    no_cuda: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     with pytest.raises(ConfigError, match="TCDOC_REQUIRE_GPU=1 asks for the GPU examples to run") as raised:
         configured(make_app, app_params)
@@ -236,14 +243,21 @@ def test_requiring_the_gpu_examples_without_cuda_is_a_configuration_error(
 
 
 @pytest.mark.sphinx("html", testroot="site-config")
-def test_a_bad_gpu_requirement_is_a_configuration_error(no_cuda, monkeypatch, make_app, app_params):
+def test_a_bad_gpu_requirement_is_a_configuration_error(
+    no_cuda: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")
     with pytest.raises(ConfigError, match=r"TCDOC_REQUIRE_GPU must be 1 or 0 \(or true/false\), got 'maybe'"):
         configured(make_app, app_params)
 
 
 @pytest.mark.sphinx("html", testroot="site-config")
-def test_the_gpu_run_is_decided_once_when_the_configuration_is_read(no_cuda, make_app, app_params):
+def test_the_gpu_run_is_decided_once_when_the_configuration_is_read(
+    no_cuda: None, make_app: Callable[..., SphinxTestApp], app_params: _app_params
+) -> None:
     app = configured(make_app, app_params)
     assert app.config.tcdoc_gpu_execute is False  # None in conf.py: decided here, without CUDA
     assert "tcdoc.sphinxext" in app.extensions  # the site's extension brings the package's
@@ -251,20 +265,25 @@ def test_the_gpu_run_is_decided_once_when_the_configuration_is_read(no_cuda, mak
 
 @pytest.mark.sphinx("html", testroot="site-config")
 def test_a_gpu_run_decided_in_conf_py_is_kept_and_satisfies_the_requirement(
-    no_cuda, monkeypatch, make_app, app_params
-):
+    no_cuda: None,
+    monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[..., SphinxTestApp],
+    app_params: _app_params,
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "1")
     assert configured(make_app, app_params, tcdoc_gpu_execute=True).config.tcdoc_gpu_execute is True
 
 
 @pytest.mark.sphinx("html", testroot="config")
-def test_the_package_extension_alone_knows_no_gpu_setting(monkeypatch, make_app, app_params):
+def test_the_package_extension_alone_knows_no_gpu_setting(
+    monkeypatch: pytest.MonkeyPatch, make_app: Callable[..., SphinxTestApp], app_params: _app_params
+) -> None:
     monkeypatch.setenv(gating.REQUIRE_GPU_VARIABLE, "maybe")  # not read: the package has no gating
     app = configured(make_app, app_params)
     assert "tcdoc_gpu_execute" not in app.config
 
 
-def test_the_gating_needs_no_torch_on_a_cpu_only_build():
+def test_the_gating_needs_no_torch_on_a_cpu_only_build() -> None:
     if not gating.cpu_only_torch():
         pytest.skip("with a CUDA build of torch, the GPU decision must ask torch")
     code = (
@@ -314,10 +333,13 @@ def test_build_without_cuda_shows_gpu_examples_with_a_note_and_no_output(
 
     gpu_page = app.env.get_doctree("auto_examples/gpu/plot_gpu")
     (note,) = not_run_notes(gpu_page)
-    assert note.next_node(nodes.paragraph).astext() == gating.no_cuda_note()
+    paragraph = note.next_node(nodes.paragraph)
+    assert paragraph is not None
+    assert paragraph.astext() == gating.no_cuda_note()
     assert "had no CUDA device, so this example was not run" in note.astext()
     assert torch.__version__ in note.astext()
     section = gpu_page.next_node(nodes.section)
+    assert section is not None
     assert section.index(note) == 1  # just below the title
     code = "\n".join(block.astext() for block in gpu_page.findall(nodes.literal_block))
     assert 'on_gpu = torch.arange(3.0, device="cuda") * 7' in code  # the code is shown

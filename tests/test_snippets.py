@@ -129,6 +129,7 @@ def test_properties_directive_renders_chosen_fields(app: SphinxTestApp) -> None:
     several, single = tables
     assert header(several) == ["y =", "x", "shares memory"]
     deepcopy = tcdoc.probe("deepcopy", "non_leaf").error
+    assert deepcopy is not None
     assert rows(several) == [
         ["x.detach()", "leaf_requires_grad", "yes"],
         ["x.detach()", "non_leaf", "yes"],
@@ -138,15 +139,19 @@ def test_properties_directive_renders_chosen_fields(app: SphinxTestApp) -> None:
     # One scenario: no x column, and a caption naming it (the default, leaf_requires_grad).
     assert header(single) == ["y =", "shares memory", "new bytes"]
     clone = tcdoc.probe("clone", "leaf_requires_grad").properties
+    assert clone is not None
     assert rows(single) == [["x.clone()", "no", str(clone.new_bytes)]]
     captions = [p.astext() for p in app.env.get_doctree("index").findall(nodes.paragraph)]
     assert f"Source x: {tcdoc.get_scenario('leaf_requires_grad').summary}" in captions
 
 
 def header(table: nodes.table) -> list[str]:
-    return [entry.astext() for entry in table.next_node(nodes.thead).findall(nodes.entry)]
+    head = table.next_node(nodes.thead)
+    assert head is not None
+    return [entry.astext() for entry in head.findall(nodes.entry)]
 
 
 def rows(table: nodes.table) -> list[list[str]]:
     body = table.next_node(nodes.tbody)
+    assert body is not None
     return [[entry.astext() for entry in row.findall(nodes.entry)] for row in body.findall(nodes.row)]

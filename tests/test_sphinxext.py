@@ -11,7 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 import torch
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
 # -- Helpers -------------------------------------------------------------------------------------
 
 
+N = TypeVar("N", bound=nodes.Node)
+
+
+def first(node: nodes.Node, cls: type[N]) -> N:
+    """The first ``cls`` below ``node``, as ``node.next_node(cls)`` finds it; the test needs one there."""
+    found = node.next_node(cls)
+    assert found is not None, f"no {cls.__name__} in {node.astext()[:60]!r}"
+    return found
+
+
 def tables(doctree: nodes.Node, kind: str) -> list[nodes.table]:
     """The tables of one directive (``tcdoc-summary`` and so on), in page order."""
     return [table for table in doctree.findall(nodes.table) if kind in table["classes"]]
@@ -36,12 +46,12 @@ def tables(doctree: nodes.Node, kind: str) -> list[nodes.table]:
 
 def rows(table: nodes.table) -> list[list[str]]:
     """The text of each body row's cells."""
-    body = table.next_node(nodes.tbody)
+    body = first(table, nodes.tbody)
     return [[entry.astext() for entry in row.findall(nodes.entry)] for row in body.findall(nodes.row)]
 
 
 def header(table: nodes.table) -> list[str]:
-    return [entry.astext() for entry in table.next_node(nodes.thead).findall(nodes.entry)]
+    return [entry.astext() for entry in first(table, nodes.thead).findall(nodes.entry)]
 
 
 def with_class(doctree: nodes.Node, cls: type[nodes.Element], name: str) -> list[nodes.Element]:
@@ -51,10 +61,9 @@ def with_class(doctree: nodes.Node, cls: type[nodes.Element], name: str) -> list
 def resolved(app: SphinxTestApp, docname: str = "index") -> nodes.document:
     """The doctree of ``docname`` with its references resolved, as the builder writes it."""
     # Sphinx 9 wants the build's tags here; Sphinx 8.1 does not know the argument.
-    accepts_tags = "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters
-    return app.env.get_and_resolve_doctree(
-        docname, app.builder, **({"tags": app.tags} if accepts_tags else {})
-    )
+    if "tags" in inspect.signature(app.env.get_and_resolve_doctree).parameters:
+        return app.env.get_and_resolve_doctree(docname, app.builder, tags=app.tags)
+    return app.env.get_and_resolve_doctree(docname, app.builder)
 
 
 def external_links(doctree: nodes.Node) -> dict[str, str]:
@@ -79,15 +88,18 @@ def test_summary_shows_the_measured_answers(app: SphinxTestApp) -> None:
     app.build()
     (table,) = tables(app.env.get_doctree("index"), "tcdoc-summary")
     assert header(table) == ["y =", *tcdoc.QUESTIONS.values()]
-    expected = [
-        [tcdoc.get_operation(name).code, *tcdoc.answers(tcdoc.probe(name, "non_leaf").properties).values()]
-        for name in ("clone", "detach")
-    ]
+    expected = []
+    for name in ("clone", "detach"):
+        report = tcdoc.probe(name, "non_leaf").properties
+        assert report is not None
+        expected.append([tcdoc.get_operation(name).code, *tcdoc.answers(report).values()])
     error = tcdoc.probe("deepcopy", "non_leaf").error
     assert rows(table) == [*expected, ["copy.deepcopy(x)", f"raises {error}"]]
     # The error's one cell spans the three answers it replaces.
-    last_row = list(table.next_node(nodes.tbody).findall(nodes.row))[-1]
-    assert last_row.children[-1]["morecols"] == len(tcdoc.QUESTIONS) - 1
+    last_row = list(first(table, nodes.tbody).findall(nodes.row))[-1]
+    last_cell = last_row.children[-1]
+    assert isinstance(last_cell, nodes.entry)
+    assert last_cell["morecols"] == len(tcdoc.QUESTIONS) - 1
 
 
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
@@ -108,7 +120,7 @@ def test_matrix_lists_errors_and_warnings_verbatim(app: SphinxTestApp) -> None:
     sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
     assert {"matrix-deepcopy", "matrix-torch_tensor"} <= set(sections)
     deepcopy = sections["matrix-deepcopy"]
-    assert deepcopy.next_node(nodes.title).astext() == "copy.deepcopy(x)"
+    assert first(deepcopy, nodes.title).astext() == "copy.deepcopy(x)"
     error = tcdoc.probe("deepcopy", "non_leaf").error
     notes = [item.astext() for item in deepcopy.findall(nodes.list_item)]
     assert notes == [f"non_leaf raises {error}"]
@@ -132,7 +144,9 @@ def test_matrix_spans_a_raising_scenario_over_its_column(app: SphinxTestApp) -> 
     (table,) = tables(deepcopy, "tcdoc-matrix")
     assert header(table) == ["property", "leaf_requires_grad", "non_leaf"]
     (spanning,) = with_class(table, nodes.entry, "tcdoc-raises")
-    assert spanning.astext() == f"raises {tcdoc.probe('deepcopy', 'non_leaf').error.type} (below)"
+    error = tcdoc.probe("deepcopy", "non_leaf").error
+    assert error is not None
+    assert spanning.astext() == f"raises {error.type} (below)"
     assert spanning["morerows"] == len(rows(table)) - 1
 
 
@@ -142,9 +156,12 @@ def test_roles_show_single_facts(app: SphinxTestApp) -> None:
     doctree = app.env.get_doctree("index")
     facts = [node.astext() for node in with_class(doctree, nodes.literal, "tcdoc-fact")]
     error = tcdoc.probe("deepcopy", "non_leaf").error
+    assert error is not None
     warnings = tcdoc.probe("torch_tensor", "leaf_requires_grad").warnings
+    detach = tcdoc.probe("detach", "no_grad").properties
+    assert detach is not None
     assert facts == [
-        str(tcdoc.probe("detach", "no_grad").properties.shares_storage),
+        str(detach.shares_storage),
         error.type,
         str(error),
         "; ".join(map(str, warnings)),
@@ -162,7 +179,7 @@ def test_scenarios_directive_lists_every_scenario(app: SphinxTestApp) -> None:
     # docutils curls the apostrophes of the summaries (smart quotes).
     expected = [f"{s.name}: {s.summary}".replace("'", "\u2019") for s in tcdoc.scenarios()]
     assert [item.astext() for item in items.children] == expected
-    names = [item.next_node(nodes.literal).astext() for item in items.children]
+    names = [first(item, nodes.literal).astext() for item in items.children]
     assert names == [scenario.name for scenario in tcdoc.scenarios()]
 
 
@@ -226,8 +243,12 @@ def test_command_directive_shows_the_command_and_what_it_printed(app: SphinxTest
 
 def operation_cells(table: nodes.table) -> dict[str, nodes.entry]:
     """The first cell of each body row, by the operation code it shows."""
-    body = table.next_node(nodes.tbody)
-    return {row[0].astext(): row[0] for row in body.findall(nodes.row)}
+    cells = {}
+    for row in first(table, nodes.tbody).findall(nodes.row):
+        cell = row[0]
+        assert isinstance(cell, nodes.entry)
+        cells[cell.astext()] = cell
+    return cells
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
@@ -244,10 +265,10 @@ def test_an_operation_with_a_page_links_its_code_there(app: SphinxTestApp) -> No
         assert link["refuri"] == "operations/clone.html"
         assert link.get("internal")
         assert link.astext() == "x.clone()"
-        assert link.next_node(nodes.literal).astext() == "x.clone()", "the code keeps its formatting"
+        assert first(link, nodes.literal).astext() == "x.clone()", "the code keeps its formatting"
         # An operation without a page keeps its code, unlinked.
         assert cells["x.detach()"].next_node(nodes.reference) is None
-        assert cells["x.detach()"].next_node(nodes.literal).astext() == "x.detach()"
+        assert first(cells["x.detach()"], nodes.literal).astext() == "x.detach()"
 
 
 @pytest.mark.sphinx("html", testroot="operation-docs", freshenv=True)
@@ -257,8 +278,8 @@ def test_the_matrix_points_to_the_operations_page(app: SphinxTestApp) -> None:
     sections = {section["ids"][0]: section for section in doctree.findall(nodes.section)}
     see = [p for p in sections["matrix-clone"].findall(nodes.paragraph) if p.astext().startswith("See ")]
     assert [p.astext() for p in see] == ["See x.clone() for the page that shows it at work."]
-    assert see[0].next_node(nodes.reference)["refuri"] == "operations/clone.html"
-    assert see[0].next_node(nodes.reference).next_node(nodes.literal).astext() == "x.clone()"
+    assert first(see[0], nodes.reference)["refuri"] == "operations/clone.html"
+    assert first(first(see[0], nodes.reference), nodes.literal).astext() == "x.clone()"
     detach = [p for p in sections["matrix-detach"].findall(nodes.paragraph) if p.astext().startswith("See ")]
     assert detach == []
 
@@ -276,7 +297,7 @@ def test_a_link_to_a_missing_page_is_a_tcdoc_warning_and_keeps_the_code(app: Sph
     (table,) = tables(resolved(app), "tcdoc-summary")
     cell = operation_cells(table)["x.clone()"]
     assert cell.next_node(nodes.reference) is None
-    assert cell.next_node(nodes.literal).astext() == "x.clone()"
+    assert first(cell, nodes.literal).astext() == "x.clone()"
 
 
 # -- Links to official documentation (the site's offline inventories) ---------------------------
@@ -434,11 +455,12 @@ def test_every_warning_the_extension_logs_has_a_type_and_subtype() -> None:
         for call in logged_warnings(path):
             keywords = {k.arg: k.value for k in call.keywords}
             where = f"{path.name}:{call.lineno}"
-            assert isinstance(keywords.get("type"), ast.Constant), where
-            assert keywords["type"].value == "tcdoc", where
-            assert isinstance(keywords.get("subtype"), ast.Constant), where
-            assert isinstance(keywords["subtype"].value, str), where
-            assert keywords["subtype"].value, where
+            kind, subtype = keywords.get("type"), keywords.get("subtype")
+            assert isinstance(kind, ast.Constant), where
+            assert kind.value == "tcdoc", where
+            assert isinstance(subtype, ast.Constant), where
+            assert isinstance(subtype.value, str), where
+            assert subtype.value, where
             found += 1
     assert found >= 2  # the claims' errors and the operation link's warning, at least
 
@@ -483,7 +505,9 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(
     note = "does not apply: under “copies .grad”, x has no .grad; under “copies attributes”, x has no Python"
     assert note in html
     assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
-    assert tcdoc.probe("deepcopy", "parameter").properties.copies_grad is False  # a real "no" stays "no"
+    deepcopy = tcdoc.probe("deepcopy", "parameter").properties
+    assert deepcopy is not None
+    assert deepcopy.copies_grad is False  # a real "no" stays "no"
 
 
 def test_an_error_fact_of_an_operation_that_did_not_raise_is_a_build_error(
@@ -563,7 +587,8 @@ def test_modules_table_and_answers_are_measured(reference_html: str) -> None:
     html = reference_html
     for op in tcdoc.module_operations():
         assert op.code.replace('"', "&quot;") in html
-    report = tcdoc.probe_module("module_to_float64").outcome
+    report = tcdoc.probe_module("module_to_float64").properties
+    assert report is not None
     for words in tcdoc.module_answers(report).values():
         assert words.replace("'", "\u2019") in html  # docutils' smart quotes
     assert f'<span class="pre">{report.changes_source}</span>' in html

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -20,7 +21,7 @@ from tcdoc.claims import plain
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _tool(name: str):
+def _tool(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"tcdoc_{name}_tool_wheel", ROOT / "tools" / f"{name}.py")
     assert spec is not None
     assert spec.loader is not None
@@ -53,7 +54,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     return zipfile.ZipFile(path)
 
 
-def test_the_wheel_holds_no_module_of_the_site(wheel):
+def test_the_wheel_holds_no_module_of_the_site(wheel: zipfile.ZipFile) -> None:
     names = wheel.namelist()
     assert "tcdoc/claims.py" in names  # the machinery ships
     site = [
@@ -62,7 +63,7 @@ def test_the_wheel_holds_no_module_of_the_site(wheel):
     assert not site
 
 
-def test_the_wheel_holds_no_sentence_of_the_site(wheel):
+def test_the_wheel_holds_no_sentence_of_the_site(wheel: zipfile.ZipFile) -> None:
     texts = {
         name: wheel.read(name).decode("utf-8", errors="replace")
         for name in wheel.namelist()
@@ -75,7 +76,7 @@ def test_the_wheel_holds_no_sentence_of_the_site(wheel):
     assert not found, f"sentences of the site shipped in the wheel: {found}"
 
 
-def test_the_wheel_holds_none_of_the_site_extensions_words(wheel):
+def test_the_wheel_holds_none_of_the_site_extensions_words(wheel: zipfile.ZipFile) -> None:
     catalogue = wheel.read("tcdoc/sphinxext/locales/zh_CN/LC_MESSAGES/tcdoc.po").decode("utf-8")
     words = _tool("i18n").site_messages()
     assert words  # the GPU notes

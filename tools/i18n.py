@@ -35,7 +35,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -158,7 +158,7 @@ def site_messages() -> list[str]:
 
 
 def catalogues() -> dict[Path, Callable[[], list[str]]]:
-    """The extensions' catalogues, each with the function that lists its messages."""
+    """Return the extensions' catalogues, each with the function that lists its messages."""
     return {EXTENSION_PO: extension_messages, SITE_PO: site_messages}
 
 
@@ -180,17 +180,23 @@ def _marked(path: Path, marker: str) -> list[str]:
 
 def update_extension() -> None:
     """Merge each extension's messages into its catalogue, keeping translations; compile it."""
-    known = {m.id: m.string for po in catalogues() if po.is_file() for m in _read(po) if m.id and m.string}
+    known = {
+        m.id: m.string
+        for po in catalogues()
+        if po.is_file()
+        for m in _read(po)
+        if isinstance(m.id, str) and m.string
+    }
     for po_path, messages in catalogues().items():
         old = _read(po_path) if po_path.is_file() else Catalog(locale=LANGUAGE, project="tcdoc")
         template = Catalog(project="tcdoc")
-        for message in messages():
-            template.add(message)
+        for text in messages():
+            template.add(text)
         old.update(template, no_fuzzy_matching=True)
         old.obsolete.clear()
-        for message in old:
-            if message.id and not message.string and message.id in known:
-                message.string = known[message.id]  # a message that moved between the catalogues
+        for entry in old:
+            if isinstance(entry.id, str) and entry.id and not entry.string and entry.id in known:
+                entry.string = known[entry.id]  # a message that moved between the catalogues
         po_path.parent.mkdir(parents=True, exist_ok=True)
         with po_path.open("wb") as stream:
             write_po(stream, old, width=0, omit_header=False)
@@ -295,13 +301,16 @@ def update() -> None:
 CLAIM_ID = re.compile(r"\]\{#([A-Za-z0-9_-]+) \.claim\}")
 
 
-def claim_ids(message: str) -> list[str]:
+def claim_ids(message: str | Sequence[str]) -> list[str]:
     """Return the ids of the claims (``[words]{#id .claim}``) of a message, which its translation keeps.
+
+    A plural message (babel gives its forms as a tuple) has the claims of all its forms.
 
     >>> claim_ids("[`x.detach()` copies nothing]{#copies-nothing .claim}. More.")
     ['copies-nothing']
     """
-    return CLAIM_ID.findall(message)
+    forms = [message] if isinstance(message, str) else message
+    return [found for form in forms for found in CLAIM_ID.findall(form)]
 
 
 def check() -> int:

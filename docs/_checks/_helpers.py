@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 from collections.abc import Callable, Mapping
 
@@ -513,7 +514,7 @@ def expand_overlaps_and_refuses(matrix: Matrix) -> None:
         before = row.clone()
         repeated = row.expand(4, 3)
         if name in EXPAND_REFUSED:
-            raises_saying(lambda write=write, repeated=repeated: write(repeated), "more than one element")
+            raises_saying(functools.partial(write, repeated), "more than one element")
             expect(torch.equal(row, before), f"{name} was refused, yet changed the row")
             continue
         write(repeated)
@@ -592,7 +593,7 @@ def inference_in_place_error(matrix: Matrix) -> None:
         for name, write in INFERENCE_WRITES.items():
             with mode():
                 error = raises_saying(
-                    lambda write=write: write(x), "Inplace update to inference tensor outside InferenceMode"
+                    functools.partial(write, x), "Inplace update to inference tensor outside InferenceMode"
                 )
             expect("make a clone" in str(error), f"the error of {name} does not suggest a clone: {error}")
     y = x.clone()

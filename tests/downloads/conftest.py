@@ -198,7 +198,7 @@ def site_packages(python: Path) -> Path:
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tcdoc's wheel, built from this checkout."""
     out = tmp_path_factory.mktemp("wheel")
-    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out, ROOT]
+    build: list[str | Path] = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", out, ROOT]
     checked(run(*build), "building the wheel")
     (built,) = out.glob("tcdoc-*.whl")
     return built
@@ -210,7 +210,7 @@ def reader(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     venv = tmp_path_factory.mktemp("reader") / "venv"
     checked(run(sys.executable, "-m", "venv", venv), "creating the environment")
     python = venv_python(venv)
-    install = ["-m", "pip", "install", "-q", *shlex.split(TORCH), wheel]
+    install: list[str | Path] = ["-m", "pip", "install", "-q", *shlex.split(TORCH), wheel]
     checked(run(python, *install), f"installing {TORCH} and {wheel.name}")
     return python
 
@@ -234,7 +234,7 @@ def reader_plus(tmp_path_factory: pytest.TempPathFactory, reader: Path) -> Path:
     python = venv_python(venv)
     (site_packages(python) / "reader.pth").write_text(f"{site_packages(reader)}\n", encoding="utf-8")
     checked(run(python, "-m", "pip", "install", "-q", "ipykernel", *EXTRAS), "installing ipykernel, extras")
-    install = ["-m", "ipykernel", "install", "--prefix", venv, "--name", KERNEL]
+    install: list[str | Path] = ["-m", "ipykernel", "install", "--prefix", venv, "--name", KERNEL]
     checked(run(python, *install), "installing the kernel")
     return python
 

@@ -34,10 +34,11 @@ class _Links(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        if values.get("id"):
-            self.ids.add(values["id"])
-        if tag == "a" and values.get("name"):
-            self.ids.add(values["name"])
+        defined, named = values.get("id"), values.get("name")
+        if defined:
+            self.ids.add(defined)
+        if tag == "a" and named:
+            self.ids.add(named)
         for attribute in ("href", "src"):
             target = values.get(attribute)
             if target and not urlsplit(target).scheme and not target.startswith(("//", "mailto:")):

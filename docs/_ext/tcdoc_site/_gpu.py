@@ -24,8 +24,8 @@ from sphinx.util.docutils import SphinxDirective
 import tcdoc
 from tcdoc.sphinxext._i18n import generated
 from tcdoc_site import gating
-from tcdoc_site._i18n import translate as _
 from tcdoc_site._gallery_guard import OUTPUT_MARKERS
+from tcdoc_site._i18n import translate as _
 
 __all__ = [
     "GpuStatusDirective",
