@@ -18,16 +18,9 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
-from tcdoc.bench._results import (
-    LIMIT_METHOD,
-    METHODS,
-    Cost,
-    Sweep,
-    code_of,
-    copies_data,
-    format_size,
-    overlap,
-)
+from tcdoc.bench._format import format_size
+from tcdoc.bench._methods import LIMIT_METHOD, METHODS, code_of, copies_data
+from tcdoc.bench._results import Cost, Sweep, overlap
 
 __all__ = ["TOPICS", "Findings", "findings"]
 
