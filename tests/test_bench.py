@@ -14,7 +14,7 @@ import torch
 import torch.utils.benchmark
 
 import tcdoc.bench
-from tcdoc.bench import METHODS, CopyLimit, Cost, Sweep, _measure
+from tcdoc.bench import METHODS, CopyLimit, Cost, Sweep, _measure, _stats
 from tcdoc.cli import main
 
 SIZES = (1024, 4096)
@@ -325,6 +325,35 @@ def test_default_sweeps_span_the_documented_sizes() -> None:
 def test_overlap_checks_its_arguments(sweep: Sweep) -> None:
     with pytest.raises(TypeError, match=r"b must be a tcdoc\.bench\.Cost or CopyLimit, got float"):
         tcdoc.bench.overlap(sweep.limit, 1.0)  # type: ignore[arg-type]
+
+
+def test_overlap_reads_the_spreads_alone(sweep: Sweep) -> None:
+    clone = sweep.get("clone", SIZES[0])
+    for other in (*sweep.costs, sweep.limit):
+        assert tcdoc.bench.overlap(clone, other) == _stats.spreads_overlap(
+            _stats.Time(0.0, clone.interval), _stats.Time(1.0, other.interval)
+        )
+
+
+def test_spreads_that_touch_overlap_and_a_factor_counts_only_beyond_noise() -> None:
+    low, touching, high = (
+        _stats.Time(1.0, (0.9, 1.1)),
+        _stats.Time(1.5, (1.1, 1.9)),
+        _stats.Time(3.0, (2.9, 3.1)),
+    )
+    assert _stats.spreads_overlap(low, touching)
+    assert _stats.spreads_overlap(touching, low)
+    assert not _stats.more(touching, low)  # a higher median within noise is not more
+    assert _stats.more(high, low, factor=2.5)
+    assert not _stats.more(high, low, factor=3)
+    assert not _stats.more(low, high)
+
+
+def test_public_names_are_documented_as_tcdoc_bench() -> None:
+    for name in tcdoc.bench.__all__:
+        value = getattr(tcdoc.bench, name)
+        if callable(value):
+            assert value.__module__ == "tcdoc.bench", name
 
 
 # -- The sentences, on sweeps made up for each rule ----------------------------------------------

@@ -5,9 +5,11 @@ interquartile range, from :class:`torch.utils.benchmark.Measurement`; the method
 timed in interleaved rounds, shuffled with a fixed seed. Bytes come from the storage of the copy
 (CPU) or the CUDA caching allocator, page faults from :func:`resource.getrusage`, and the limit
 from ``out.copy_(x)`` into memory that is already allocated, timed in the same rounds.
-Measuring (``_measure``) is apart from the results (``_results``), from the sentences that the
-results support (``_findings``) and from the figures (``_plot``, the only part that needs
-matplotlib, loaded when :func:`plot_time` or :func:`plot_bandwidth` is first asked for).
+Each job has a module of its own: the methods and sizes (``_methods``), measuring
+(``_measure``), the results and their JSON (``_results``), how two times compare (``_stats``),
+writing sizes, times and tables (``_format``), the sentences that the results support
+(``_findings``) and the figures (``_plot``, the only part that needs matplotlib, loaded when
+:func:`plot_time` or :func:`plot_bandwidth` is first asked for).
 
 Run the fuller sweep from a shell, writing JSON::
 
@@ -26,25 +28,18 @@ import importlib
 from typing import TYPE_CHECKING
 
 from tcdoc.bench._findings import TOPICS, Findings, findings
+from tcdoc.bench._format import Table, format_duration, format_size
 from tcdoc.bench._measure import MIN_BLOCKS, machine, run
-from tcdoc.bench._results import (
+from tcdoc.bench._methods import (
     FULL_SIZES,
     LIMIT_METHOD,
     METHODS,
-    SCHEMA,
     SMALL_METHODS,
     SMALL_SIZES,
-    CopyLimit,
-    Cost,
-    Machine,
-    Sweep,
-    Table,
     code_of,
     copies_data,
-    format_duration,
-    format_size,
-    overlap,
 )
+from tcdoc.bench._results import SCHEMA, CopyLimit, Cost, Machine, Sweep, overlap
 
 if TYPE_CHECKING:
     from tcdoc.bench._plot import plot_bandwidth, plot_time

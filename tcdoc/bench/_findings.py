@@ -18,16 +18,10 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
-from tcdoc.bench._results import (
-    LIMIT_METHOD,
-    METHODS,
-    Cost,
-    Sweep,
-    code_of,
-    copies_data,
-    format_size,
-    overlap,
-)
+from tcdoc.bench._format import format_size, html_escape
+from tcdoc.bench._methods import LIMIT_METHOD, METHODS, code_of, copies_data
+from tcdoc.bench._results import Cost, Sweep
+from tcdoc.bench._stats import more, spreads_overlap
 
 __all__ = ["TOPICS", "Findings", "findings"]
 
@@ -74,7 +68,7 @@ class Findings:
         return "\n".join(f"- {sentence}" for sentence in self.sentences) or "(no findings)"
 
     def _repr_html_(self) -> str:
-        items = "".join(f"<li>{_code_marked(_html_escape(sentence))}</li>" for sentence in self.sentences)
+        items = "".join(f"<li>{_code_marked(html_escape(sentence))}</li>" for sentence in self.sentences)
         return f'<ul class="tcdoc-findings">{items}</ul>'
 
 
@@ -150,7 +144,7 @@ def _size(sweep: Sweep) -> list[str]:
         return []
     smallest, largest = sweep.sizes[0], sweep.sizes[-1]
     copying = [m for m in sweep.methods if copies_data(m)]
-    tenfold = [m for m in copying if _more(sweep.get(m, largest), sweep.get(m, smallest), factor=_GREW)]
+    tenfold = [m for m in copying if more(sweep.get(m, largest), sweep.get(m, smallest), factor=_GREW)]
     parts = []
     if copying and tenfold == copying:
         parts.append("every method that copies took more than ten times as long, beyond noise")
@@ -163,7 +157,7 @@ def _size(sweep: Sweep) -> list[str]:
             else "no method that copies took ten times as long, beyond noise"
         )
     if "detach" in sweep.methods:
-        grew = _more(sweep.get("detach", largest), sweep.get("detach", smallest), factor=_GREW)
+        grew = more(sweep.get("detach", largest), sweep.get("detach", smallest), factor=_GREW)
         parts.append(f"x.detach(), which copies nothing, {'did too' if grew else 'did not'}")
     if not parts:
         return []
@@ -180,7 +174,7 @@ def _fixed_cost(sweep: Sweep) -> list[str]:
     if largest != smallest:
         large = (sweep.get("deepcopy", largest), sweep.get("clone", largest))
         sentence += f"; at {format_size(largest)}, {_comparison(*large)}"
-        if _more(*small) and overlap(*large):
+        if more(*small) and spreads_overlap(*large):
             sentence += ": what deepcopy adds is a cost per call, which does not grow with the tensor"
     return [sentence + "."]
 
@@ -192,7 +186,7 @@ def _same_work(sweep: Sweep) -> list[str]:
         return []
     largest = sweep.sizes[-1]
     costs = [sweep.get(m, largest) for m in measured]
-    apart = [(a, b) for i, a in enumerate(costs) for b in costs[i + 1 :] if not overlap(a, b)]
+    apart = [(a, b) for i, a in enumerate(costs) for b in costs[i + 1 :] if not spreads_overlap(a, b)]
     if not apart:
         return [f"At {format_size(largest)}, {_names([c.code for c in costs])} cost the same, within noise."]
     sentences = []
@@ -235,8 +229,8 @@ def _reuse(sweep: Sweep) -> list[str]:
         if _allocation_kind(sweep, nbytes) != "fresh":
             continue
         clone = sweep.get("clone", nbytes)
-        less = [code_of(m) for m in reusing if _more(clone, sweep.get(m, nbytes))]
-        same = [code_of(m) for m in reusing if not _more(clone, sweep.get(m, nbytes))]
+        less = [code_of(m) for m in reusing if more(clone, sweep.get(m, nbytes))]
+        same = [code_of(m) for m in reusing if not more(clone, sweep.get(m, nbytes))]
         parts = []
         if less:
             parts.append(f"{_names(less)} cost less than x.clone(), beyond noise")
@@ -261,7 +255,7 @@ def _allocation_kind(sweep: Sweep, nbytes: int) -> str:
     ``"slower"`` or ``"not slower"``, from the times alone.
     """
     clone, into = sweep.get("clone", nbytes), sweep.get(LIMIT_METHOD, nbytes)
-    dominates = _more(clone, into, factor=_DOMINATES)
+    dominates = more(clone, into, factor=_DOMINATES)
     if clone.page_faults is None:
         return "slower" if dominates else "not slower"
     return "fresh" if dominates and clone.page_faults >= 1 else "copy"
@@ -288,7 +282,7 @@ def _first_touch(sweep: Sweep, nbytes: int) -> list[str]:
         return []
     asked, written = sweep.get("empty_like", nbytes), sweep.get("empty_like_copy", nbytes)
     into = sweep.get(LIMIT_METHOD, nbytes)
-    if not (_more(written, asked, factor=1 / _CHEAP) and _more(written, into, factor=_DOMINATES)):
+    if not (more(written, asked, factor=1 / _CHEAP) and more(written, into, factor=_DOMINATES)):
         return []
     return [
         f"At {format_size(nbytes)}, torch.empty_like(x) alone cost less than a tenth of "
@@ -297,14 +291,9 @@ def _first_touch(sweep: Sweep, nbytes: int) -> list[str]:
     ]
 
 
-def _more(a: Cost, b: Cost, factor: float = 1.0) -> bool:
-    """Whether ``a`` cost more than ``b`` beyond noise, with a median more than ``factor`` times ``b``'s."""
-    return not overlap(a, b) and a.seconds > b.seconds and a.seconds > factor * b.seconds
-
-
 def _comparison(a: Cost, b: Cost) -> str:
     """Put ``a`` against ``b`` in words: more or less beyond noise, or the same within noise."""
-    if overlap(a, b):
+    if spreads_overlap(a, b):
         return f"{a.code} and {b.code} cost the same, within noise"
     return f"{a.code} cost {'more' if a.seconds > b.seconds else 'less'} than {b.code}, beyond noise"
 
@@ -321,13 +310,9 @@ def _names(words: list[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def _html_escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 # Every method's code, the longest first, so that "x.detach().clone()" is not read as "x.clone()".
 _CODES = re.compile(
-    "|".join(re.escape(_html_escape(code_of(m))) for m in sorted(METHODS, key=lambda m: -len(code_of(m))))
+    "|".join(re.escape(html_escape(code_of(m))) for m in sorted(METHODS, key=lambda m: -len(code_of(m))))
 )
 
 

@@ -32,17 +32,8 @@ import torch.utils.benchmark
 from tcdoc._compare import compare, shares_memory
 from tcdoc._probe import environment
 from tcdoc._registry import check_device
-from tcdoc.bench._results import (
-    LIMIT_METHOD,
-    METHODS,
-    SMALL_SIZES,
-    CopyLimit,
-    Cost,
-    Machine,
-    Sweep,
-    code_of,
-    copies_data,
-)
+from tcdoc.bench._methods import LIMIT_METHOD, METHODS, SMALL_SIZES, code_of, copies_data
+from tcdoc.bench._results import CopyLimit, Cost, Machine, Sweep
 
 if sys.platform != "win32":
     import resource

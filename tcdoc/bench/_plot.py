@@ -22,7 +22,9 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.ticker import NullLocator
 
-from tcdoc.bench._results import METHODS, Cost, Sweep, format_size
+from tcdoc.bench._format import format_size
+from tcdoc.bench._methods import METHODS
+from tcdoc.bench._results import Cost, Sweep
 
 __all__ = ["plot_bandwidth", "plot_time"]
 

@@ -1,9 +1,11 @@
 """What a sweep measured, as plain immutable results: costs, the copy limit, the machine, the sweep.
 
-Nothing here measures; :mod:`tcdoc.bench._measure` does. Sizes are in bytes, times in seconds.
-Each time is the median of several timed blocks, with their quartiles ``q1`` and ``q3`` (the
-middle half of the blocks lies between them) and their interquartile range ``iqr = q3 - q1``, as
-:class:`torch.utils.benchmark.Measurement` computes them. A time is shown as
+Nothing here measures (:mod:`tcdoc.bench._measure` does), writes a number
+(:mod:`tcdoc.bench._format` does) or holds the rule that compares two times
+(:mod:`tcdoc.bench._stats` does); a :class:`Sweep` reads and writes itself as JSON. Sizes are in
+bytes, times in seconds. Each time is the median of several timed blocks, with their quartiles
+``q1`` and ``q3`` (the middle half of the blocks lies between them) and their interquartile range
+``iqr = q3 - q1``, as :class:`torch.utils.benchmark.Measurement` computes them. A time is shown as
 ``median [q1, q3]``, and that spread is what :func:`tcdoc.bench.findings` compares.
 """
 
@@ -11,108 +13,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from typing import Any
 
-from tcdoc._registry import get_operation
 from tcdoc._results import Environment
+from tcdoc.bench._format import Table, cost_row, format_duration, format_size, text_table
+from tcdoc.bench._stats import spreads_overlap
 
-__all__ = [
-    "FULL_SIZES",
-    "METHODS",
-    "SCHEMA",
-    "SMALL_METHODS",
-    "SMALL_SIZES",
-    "CopyLimit",
-    "Cost",
-    "Machine",
-    "Sweep",
-    "Table",
-    "code_of",
-    "copies_data",
-    "format_duration",
-    "format_size",
-    "overlap",
-]
+__all__ = ["SCHEMA", "CopyLimit", "Cost", "Machine", "Sweep", "overlap"]
 
 SCHEMA = 2
 """Version of the JSON layout written by :meth:`Sweep.to_json` (2: each time has its spread)."""
-
-KIB = 1024
-MIB = 1024 * KIB
-
-FULL_SIZES: tuple[int, ...] = tuple(KIB * 4**k for k in range(10))
-"""The fuller sweep's sizes in bytes, from 1 KiB to 256 MiB in steps of four times."""
-
-SMALL_SIZES: tuple[int, ...] = (KIB, 64 * KIB, 4 * MIB, 64 * MIB)
-"""The quick sweep's sizes in bytes (1 KiB, 64 KiB, 4 MiB, 64 MiB), which the documentation runs."""
-
-METHODS: tuple[str, ...] = (
-    "detach",
-    "clone",
-    "detach_clone",
-    "deepcopy",
-    "torch_tensor",
-    "to_copy",
-    "empty_like",
-    "empty_like_copy",
-    "copy_into",
-    "mul_out",
-)
-"""The methods that :func:`tcdoc.bench.run` measures unless told otherwise, by name.
-
-The first six are operations of tcdoc's registry. The last four take the allocation apart:
-``torch.empty_like(x)`` only asks for memory, ``torch.empty_like(x).copy_(x)`` asks for it and
-writes it, and ``out.copy_(x)`` and ``torch.mul(x, 1, out=out)`` write into a buffer ``out``
-allocated (and written) once, before the timing.
-"""
-
-SMALL_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m not in ("torch_tensor", "to_copy"))
-"""The quick sweep's methods, which the documentation runs: :data:`METHODS` but the look-alikes
-``torch.tensor(x)`` and ``x.to(x.dtype, copy=True)``, which do the work of ``x.clone()``."""
-
-# The methods that the registry does not list: they take apart what a copy costs.
-_EXTRA_CODE = {
-    "empty_like": "torch.empty_like(x)",
-    "empty_like_copy": "torch.empty_like(x).copy_(x)",
-    "copy_into": "out.copy_(x)",
-    "mul_out": "torch.mul(x, 1, out=out)",
-}
-
-# The methods that write no copy of x's values: a view, and memory asked for but never written.
-_WRITE_NOTHING = frozenset({"detach", "empty_like"})
-
-LIMIT_METHOD = "copy_into"
-"""The method whose time at the largest size is the copy limit: a copy into memory already allocated."""
-
-
-def code_of(method: str) -> str:
-    """Return the code a reader would write for ``method``, with the tensor called ``x``.
-
-    ``out`` is a buffer of the same shape as ``x``, allocated before the timing.
-
-    >>> import tcdoc.bench
-    >>> tcdoc.bench.code_of("empty_like_copy")
-    'torch.empty_like(x).copy_(x)'
-    >>> tcdoc.bench.code_of("deepcopy")
-    'copy.deepcopy(x)'
-    """
-    if method in _EXTRA_CODE:
-        return _EXTRA_CODE[method]
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
-    return get_operation(method).code
-
-
-def copies_data(method: str) -> bool:
-    """Say whether ``method`` writes a copy of ``x``'s values (and so reads and writes every byte).
-
-    >>> import tcdoc.bench
-    >>> tcdoc.bench.copies_data("clone"), tcdoc.bench.copies_data("empty_like")
-    (True, False)
-    """
-    code_of(method)  # checks the name
-    return method not in _WRITE_NOTHING
 
 
 # -- Results ---------------------------------------------------------------------------------
@@ -316,18 +226,6 @@ class Cost:
         return self.bytes_moved / self.q3, self.bytes_moved / self.q1
 
 
-_COLUMNS = (
-    "size",
-    "method",
-    "median [q1, q3]",
-    "blocks",
-    "allocated",
-    "page faults per call",
-    "bandwidth",
-    "of limit",
-)
-
-
 @dataclasses.dataclass(frozen=True)
 class Sweep:
     """Every method's :class:`Cost` at every size, the :class:`CopyLimit` and the :class:`Machine`.
@@ -420,7 +318,7 @@ class Sweep:
         """
         smallest, largest = self.sizes[0], self.sizes[-1]
         clone, deepcopy = self.get("clone", smallest), self.get("deepcopy", smallest)
-        if overlap(clone, deepcopy):
+        if spreads_overlap(clone, deepcopy):
             fixed = f"copy.deepcopy(x) at {format_size(smallest)}: the same as x.clone(), within noise"
         else:
             fixed = (
@@ -494,16 +392,7 @@ class Sweep:
             self.of(method)  # names a missing method
         order = {method: i for i, method in enumerate(shown)}
         return [
-            (
-                format_size(c.nbytes),
-                c.code,
-                format_duration(c.seconds, c.interval),
-                str(c.blocks),
-                format_size(c.bytes_allocated),
-                "n/a" if c.page_faults is None else f"{c.page_faults:,.0f}",
-                f"{c.bandwidth / 1e9:.2f} GB/s",
-                f"{c.fraction_of_limit:.0%}",
-            )
+            cost_row(c)
             for c in sorted(
                 (c for c in self.costs if c.method in order), key=lambda c: (c.nbytes, order[c.method])
             )
@@ -522,40 +411,10 @@ class Sweep:
         return Table(caption=f"{self.machine}; {self.limit}", rows=tuple(self.rows(methods)))
 
     def __repr__(self) -> str:
-        return f"Sweep on {self.machine}\n{self.limit}\n{_text_table(self.rows())}"
+        return f"Sweep on {self.machine}\n{self.limit}\n{text_table(self.rows())}"
 
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
-
-
-@dataclasses.dataclass(frozen=True)
-class Table:
-    """Rows of a :class:`Sweep` to display: as aligned text, or as HTML in a notebook or a gallery page.
-
-    Attributes
-    ----------
-    caption
-        The machine and the copy limit.
-    rows
-        One row of text per measurement, in the columns of :meth:`Sweep.rows`.
-
-    """
-
-    caption: str
-    rows: tuple[tuple[str, ...], ...]
-
-    def __repr__(self) -> str:
-        return f"{self.caption}\n{_text_table(list(self.rows))}"
-
-    def _repr_html_(self) -> str:
-        head = "".join(f"<th>{column}</th>" for column in _COLUMNS)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{_html_escape(cell)}</td>" for cell in row) + "</tr>" for row in self.rows
-        )
-        return (
-            f'<table class="tcdoc-bench"><caption>{_html_escape(self.caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-        )
 
 
 def overlap(a: Cost | CopyLimit, b: Cost | CopyLimit) -> bool:
@@ -569,65 +428,4 @@ def overlap(a: Cost | CopyLimit, b: Cost | CopyLimit) -> bool:
     for name, value in (("a", a), ("b", b)):
         if not isinstance(value, (Cost, CopyLimit)):
             raise TypeError(f"{name} must be a tcdoc.bench.Cost or CopyLimit, got {type(value).__name__}")
-    (a_low, a_high), (b_low, b_high) = a.interval, b.interval
-    return a_low <= b_high and b_low <= a_high
-
-
-# -- Formatting (public: the example and the figures write sizes the same way) ---------------
-
-
-def format_size(nbytes: int) -> str:
-    """Write a number of bytes in binary units, as the tables and figures do.
-
-    >>> import tcdoc.bench
-    >>> tcdoc.bench.format_size(65536), tcdoc.bench.format_size(100)
-    ('64 KiB', '100 B')
-    """
-    for unit, scale in (("GiB", 1024**3), ("MiB", MIB), ("KiB", KIB)):
-        if nbytes >= scale:
-            return f"{nbytes / scale:g} {unit}"
-    return f"{nbytes} B"
-
-
-def format_duration(seconds: float, spread: tuple[float, float] | None = None) -> str:
-    """Write a time in seconds with a unit that keeps it readable, to three digits.
-
-    With ``spread``, a ``(low, high)`` pair such as the quartiles, add it in brackets, in the
-    same unit: ``median [q1, q3]``.
-
-    >>> import tcdoc.bench
-    >>> tcdoc.bench.format_duration(0.0000123)
-    '12.3 µs'
-    >>> tcdoc.bench.format_duration(0.0213, spread=(0.0199, 0.0236))
-    '21.3 ms [19.9, 23.6]'
-    """
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if seconds >= scale or unit == "ns":
-            text = f"{_three_digits(seconds / scale)} {unit}"
-            if spread is None:
-                return text
-            low, high = spread
-            return f"{text} [{_three_digits(low / scale)}, {_three_digits(high / scale)}]"
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-# -- Helpers ---------------------------------------------------------------------------------
-
-
-def _three_digits(value: float) -> str:
-    """Write a number to three significant digits and no exponent (``1454``, not ``1.45e+03``)."""
-    if value >= 100 or value <= 0:
-        return f"{value:.0f}"
-    decimals = 2 - math.floor(math.log10(value))  # 1 or more below 100, so the text has a point
-    return f"{value:.{decimals}f}".rstrip("0").rstrip(".")
-
-
-def _text_table(rows: list[tuple[str, ...]]) -> str:
-    table = [_COLUMNS, *rows]
-    widths = [max(len(row[i]) for row in table) for i in range(len(_COLUMNS))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in table]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _html_escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return spreads_overlap(a, b)
