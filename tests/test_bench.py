@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -329,7 +330,8 @@ def test_overlap_checks_its_arguments(sweep: Sweep) -> None:
 
 def test_overlap_reads_the_spreads_alone(sweep: Sweep) -> None:
     clone = sweep.get("clone", SIZES[0])
-    for other in (*sweep.costs, sweep.limit):
+    others: tuple[Cost | CopyLimit, ...] = (*sweep.costs, sweep.limit)
+    for other in others:
         assert tcdoc.bench.overlap(clone, other) == _stats.spreads_overlap(
             _stats.Time(0.0, clone.interval), _stats.Time(1.0, other.interval)
         )
@@ -402,7 +404,7 @@ QUIET = {
 
 
 def _made_up(
-    figures: dict[tuple[str, int], tuple[float, float, float | None]] = QUIET, scale: float = 1.0
+    figures: Mapping[tuple[str, int], tuple[float, float, float | None]] = QUIET, scale: float = 1.0
 ) -> Sweep:
     costs = tuple(_cost(m, n, s * scale, iqr * scale, faults) for (m, n), (s, iqr, faults) in figures.items())
     largest = max(n for _, n in figures)
@@ -420,7 +422,7 @@ def _made_up(
 
 
 def _with(**changes: tuple[float, float, float | None]) -> Sweep:
-    figures = dict(QUIET)
+    figures: dict[tuple[str, int], tuple[float, float, float | None]] = dict(QUIET)
     for key, value in changes.items():
         method, size = key.rsplit("_at_", 1)
         figures[(method, KIB if size == "small" else 64 * MIB)] = value
@@ -669,6 +671,9 @@ def test_bars_span_the_quartiles() -> None:
     ax = tcdoc.bench.plot_time(skewed, methods=["clone"])
     try:
         (container,) = ax.containers
+        from matplotlib.container import ErrorbarContainer
+
+        assert isinstance(container, ErrorbarContainer)
         bars = container.lines[2][0].get_segments()
         assert [(low, high) for (_, low), (_, high) in bars] == [c.interval for c in skewed.of("clone")]
     finally:

@@ -26,7 +26,7 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - the Chinese edition's search, pointed at the stemmer Sphinx ships (``_search``).
 
 The words this extension writes into pages (the GPU notes) are translated through its own
-catalogue, ``tcdoc_site`` (``_i18n``), which lives with the site, not in the package.
+catalogue, ``tcdoc_site`` (``_catalog``), which lives with the site, not in the package.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ import tcdoc
 from tcdoc_site import (
     _a11y,
     _assets,
+    _catalog,
     _code_links,
     _copy_button,
     _gallery_guard,
     _gpu,
-    _i18n,
     _search,
     _sitemap,
     _source_links,
@@ -55,7 +55,7 @@ __all__ = ["setup"]
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the site's chores and their catalogue, after loading ``tcdoc.sphinxext``."""
     app.setup_extension("tcdoc.sphinxext")
-    _i18n.add_catalog(app)
+    _catalog.add_catalog(app)
     _gpu.add_config_values(app)
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.connect("builder-inited", _gpu.find_gpu_pages)

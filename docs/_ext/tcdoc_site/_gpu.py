@@ -6,7 +6,7 @@ is checked against ``TCDOC_REQUIRE_GPU`` when the configuration is read. A build
 puts a note at the top of each GPU example page, which sphinx-gallery rendered with its code and
 no output, and a build that shows output on such a page fails (output left over from an earlier
 build with CUDA). The ``tcdoc-gpu-status`` directive, for the GPU gallery's header, says in
-either case what this build did. The notes are translated through the site's own catalogue (``_i18n``).
+either case what this build did. The notes are translated through the site's own catalogue (``_catalog``).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from sphinx.util.docutils import SphinxDirective
 import tcdoc
 from tcdoc.sphinxext._i18n import generated
 from tcdoc_site import gating
+from tcdoc_site._catalog import translate as _
 from tcdoc_site._gallery_guard import OUTPUT_MARKERS
-from tcdoc_site._i18n import translate as _
 
 __all__ = [
     "GpuStatusDirective",
