@@ -154,28 +154,25 @@ def example_digest(script: Path, package: Path | None = None) -> str:
     return _digest(folder, sorted(tcdoc_modules(script, folder).values()))
 
 
-# This build's stamp, by doctree folder: worked out once, at builder-inited (see _stamp).
-_STAMPS: dict[str, dict[str, Any]] = {}
-
-
 def _stamp(app: Sphinx) -> dict[str, Any]:
     """Describe what the gallery's output depends on besides the examples: tcdoc, and which run.
 
     ``package``: the digest of tcdoc's Python sources, for the pages; ``examples``: each
     example's :func:`example_digest`; ``filename_pattern``: which examples the build executes.
-    Worked out once per build, by the first handler that asks (:func:`rerun_if_tcdoc_changed`,
-    at ``builder-inited``).
+    Worked out once per build and kept on ``env``, by the first handler that asks
+    (:func:`rerun_if_tcdoc_changed`, at ``builder-inited``).
     """
-    key = str(app.doctreedir)
-    if key not in _STAMPS:
+    stamp: dict[str, Any] | None = getattr(app.env, "tcdoc_gallery_stamp", None)
+    if stamp is None:
         conf: dict[str, Any] = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
         examples = {relative.as_posix(): example_digest(script) for relative, script, _, _ in _examples(app)}
-        _STAMPS[key] = {
+        stamp = {
             "package": source_digest(),
             "filename_pattern": conf.get("filename_pattern"),
             "examples": examples,
         }
-    return _STAMPS[key]
+        app.env.tcdoc_gallery_stamp = stamp  # type: ignore[attr-defined]
+    return stamp
 
 
 def _recorded(app: Sphinx) -> Mapping[str, Any] | None:
@@ -233,7 +230,7 @@ def rerun_if_tcdoc_changed(app: Sphinx) -> None:
     keeps beside it (``<copy>.py.md5``): removing that checksum is what re-runs it. Connected to
     ``builder-inited`` ahead of sphinx-gallery's own handler.
     """
-    _STAMPS.pop(str(app.doctreedir), None)  # a new build: tcdoc's sources may have changed
+    app.env.tcdoc_gallery_stamp = None  # type: ignore[attr-defined]  # a new build: tcdoc may have changed
     if "sphinx_gallery_conf" not in app.config:
         return
     recorded = _recorded(app)

@@ -39,9 +39,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# The GPU example pages of each build, by source folder: found once, at builder-inited.
-_GPU_DOCS: dict[str, dict[str, Path]] = {}
-
 
 def add_config_values(app: Sphinx) -> None:
     """Register ``tcdoc_gpu_execute``, and its check at ``config-inited``."""
@@ -85,7 +82,7 @@ def gpu_examples_run(config: Config) -> bool:
 
 def find_gpu_pages(app: Sphinx) -> None:
     """List the GPU example pages once per build, for :func:`mark_gpu_pages` (``builder-inited``)."""
-    _GPU_DOCS[str(app.srcdir)] = gpu_example_docs(app.config, app.srcdir)
+    app.env.tcdoc_gpu_docs = gpu_example_docs(app.config, app.srcdir)  # type: ignore[attr-defined]
 
 
 def gpu_example_docs(config: Config, srcdir: str | Path) -> dict[str, Path]:
@@ -130,7 +127,7 @@ def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
     if gpu_examples_run(app.config):
         return
     docname = app.env.docname
-    if docname not in _GPU_DOCS.get(str(app.srcdir), {}):
+    if docname not in getattr(app.env, "tcdoc_gpu_docs", {}):
         return
     if _shows_output(doctree):
         logger.warning(
