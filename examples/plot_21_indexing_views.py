@@ -74,16 +74,27 @@ for row in measured.rows:
 # ------------------------------------
 # ``expand`` repeats a tensor without copying it: the new dimension has stride 0, so every
 # row of the result is the same memory. Torch refuses ``add_``, ``mul_`` and ``copy_`` into
-# it, while ``fill_``, ``zero_`` and indexed assignment succeed and write into the repeated
-# row itself, and so into every row of the result.
+# it, and an indexed assignment across the repeated dimension, while ``fill_``, ``zero_`` and
+# an indexed assignment into one element or one row succeed and write into the repeated row
+# itself, and so into every row of the result.
 row = torch.tensor([1.0, 2.0, 3.0])
 repeated = row.expand(4, 3)
 print(repeated.stride())
 
 
-def assign(t):
-    """Write 5 into the first element of ``t``: indexed assignment."""
+def assign_element(t):
+    """Write 5 into the first element of ``t``."""
     t[0, 0] = 5.0
+
+
+def assign_row(t):
+    """Write a new first row into ``t``."""
+    t[0] = torch.tensor([4.0, 5.0, 6.0])
+
+
+def assign_column(t):
+    """Write 5 into the first element of every row of ``t``: across the repeated dimension."""
+    t[:, 0] = 5.0
 
 
 writes = {
@@ -92,15 +103,17 @@ writes = {
     "copy_(zeros)": lambda t: t.copy_(torch.zeros(4, 3)),
     "fill_(7)": lambda t: t.fill_(7.0),
     "zero_()": lambda t: t.zero_(),
-    "t[0, 0] = 5": assign,
+    "t[0, 0] = 5": assign_element,
+    "t[0] = [4, 5, 6]": assign_row,
+    "t[:, 0] = 5": assign_column,
 }
 for name, write in writes.items():
     source = torch.tensor([1.0, 2.0, 3.0])
     try:
         write(source.expand(4, 3))
-        print(f"{name:13} succeeds, and the source row is now {source.tolist()}")
+        print(f"{name:16} succeeds, and the source row is now {source.tolist()}")
     except RuntimeError as error:
-        print(f"{name:13} RuntimeError: {str(error).splitlines()[0]}")
+        print(f"{name:16} RuntimeError: {str(error).splitlines()[0]}")
 
 # %%
 # A write into ``row`` shows in every row of ``repeated``; a clone gives each row memory of

@@ -57,6 +57,7 @@ __all__ = [
     "module_row",
     "module_to_is_in_place",
     "module_with_non_leaf",
+    "no_grad_product_is_a_copyable_leaf",
     "numpy_round_trip_shares",
     "optimizer_state_dict_references",
     "parameter_deepcopy_drops",
@@ -259,6 +260,17 @@ def deepcopy_plain_grad_and_attributes(matrix: Matrix) -> None:
     x = built_source("leaf_requires_grad")
     y = copy.deepcopy(x)
     expect(y.grad is not x.grad and y.note is not None, "the copies are not new objects")  # type: ignore[attr-defined]
+
+
+def no_grad_product_is_a_copyable_leaf(matrix: Matrix) -> None:
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        w = x * 2
+    expect(w.is_leaf and w.grad_fn is None and not w.requires_grad, f"the no_grad product is {w!r}")
+    copied = copy.deepcopy(w)
+    expect(copied.is_leaf and torch.equal(copied, w) and copied is not w, "deepcopy did not copy it")
+    recorded = x * 2
+    expect(not recorded.is_leaf, "the product recorded with grad mode on is a leaf")
 
 
 def deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
@@ -494,11 +506,13 @@ EXPAND_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
     "copy_": lambda t: t.copy_(torch.zeros_like(t)),
     "fill_": lambda t: t.fill_(7.0),
     "zero_": lambda t: t.zero_(),
-    "indexed assignment": lambda t: t.__setitem__((0, 0), 5.0),
+    "assignment into one element": lambda t: t.__setitem__((0, 0), 5.0),
+    "assignment into one row": lambda t: t.__setitem__(0, torch.tensor([4.0, 5.0, 6.0])),
+    "assignment across the repeated dimension": lambda t: t.__setitem__((slice(None), 0), 5.0),
 }
 """The in-place writes that the claims about an expanded tensor cover."""
 
-EXPAND_REFUSED = ("add_", "mul_", "copy_")
+EXPAND_REFUSED = ("add_", "mul_", "copy_", "assignment across the repeated dimension")
 """Of :data:`EXPAND_WRITES`, the ones torch refuses on an expanded tensor; the others write through."""
 
 

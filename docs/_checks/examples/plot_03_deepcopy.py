@@ -9,7 +9,12 @@ import copy
 
 import torch
 
-from _checks._helpers import backward, deepcopy_plain_grad_and_attributes, deepcopy_refuses_non_leaf
+from _checks._helpers import (
+    backward,
+    deepcopy_plain_grad_and_attributes,
+    deepcopy_refuses_non_leaf,
+    no_grad_product_is_a_copyable_leaf,
+)
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
 
@@ -25,17 +30,6 @@ def _deepcopy_starts_with_old_grad(matrix: Matrix) -> None:
     backward((2 * y).sum())
     expect(torch.equal(y.grad, torch.full((2, 3), 3.0)), f"y.grad holds {y.grad}")  # type: ignore[arg-type]
     expect(torch.equal(x.grad, torch.ones(2, 3)), "x.grad changed")
-
-
-def _no_grad_product_is_a_copyable_leaf(matrix: Matrix) -> None:
-    x = torch.ones(3, requires_grad=True)
-    with torch.no_grad():
-        w = x * 2
-    expect(w.is_leaf and w.grad_fn is None and not w.requires_grad, f"the no_grad product is {w!r}")
-    copied = copy.deepcopy(w)
-    expect(copied.is_leaf and torch.equal(copied, w) and copied is not w, "deepcopy did not copy it")
-    recorded = x * 2
-    expect(not recorded.is_leaf, "the product recorded with grad mode on is a leaf")
 
 
 CLAIMS = [
@@ -66,7 +60,7 @@ CLAIMS = [
     ),
     Claim(
         "no-grad-leaf",
-        _no_grad_product_is_a_copyable_leaf,
+        no_grad_product_is_a_copyable_leaf,
         quote="The same product computed under `torch.no_grad()` records no history: it is a leaf, and "
         "deepcopy copies it",
         scope="stated: the example's product, under no_grad",

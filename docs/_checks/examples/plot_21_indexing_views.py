@@ -103,10 +103,11 @@ CLAIMS = [
         "expand",
         _expand_repeats_without_copying,
         quote="`expand` repeats a tensor without copying it: the new dimension has stride 0, so every row "
-        "of the result is the same memory. Torch refuses `add_`, `mul_` and `copy_` into it, while "
-        "`fill_`, `zero_` and indexed assignment succeed and write into the repeated row itself, and so "
+        "of the result is the same memory. Torch refuses `add_`, `mul_` and `copy_` into it, and an "
+        "indexed assignment across the repeated dimension, while `fill_`, `zero_` and an indexed "
+        "assignment into one element or one row succeed and write into the repeated row itself, and so "
         "into every row of the result",
-        scope="stated: the example's row, expanded; the six writes named",
+        scope="stated: the example's row, expanded; the writes named",
     ),
     Claim(
         "expand-clone",

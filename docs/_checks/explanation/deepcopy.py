@@ -18,6 +18,7 @@ from _checks._helpers import (
     does_not_raise,
     each_measured,
     module_with_non_leaf,
+    no_grad_product_is_a_copyable_leaf,
     parameter_deepcopy_drops,
     parameter_deepcopy_is_its_own,
     raises,
@@ -64,10 +65,20 @@ def _copy_keeps_parameter_attributes(matrix: Matrix) -> None:
     expect(ok, f"copy.copy of the parameter measured {report}")
 
 
+def _refuses_non_leaf_copies_no_grad_product(matrix: Matrix) -> None:
+    deepcopy_refuses_non_leaf(matrix)
+    no_grad_product_is_a_copyable_leaf(matrix)
+
+
 CLAIMS = [
     Claim("shares-nothing", _deepcopy_shares_nothing, pin="b83276620d", scope="registry"),
     Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="123b00d90b"),
-    Claim("refuses-non-leaf", deepcopy_refuses_non_leaf, pin="973ce663a1", scope="registry"),
+    Claim(
+        "refuses-non-leaf",
+        _refuses_non_leaf_copies_no_grad_product,
+        pin="b5ea7fb324",
+        scope="registry, for the tensors that are not leaves; stated: the product under no_grad",
+    ),
     Claim("module-fix", module_with_non_leaf, pin="42a0db5c87", scope="stated: the module of the example"),
     Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
     Claim("memo", aliasing_within_one_call, pin="f46eba3e26"),
