@@ -21,7 +21,7 @@ from tcdoc._names import (
 )
 from tcdoc.sphinxext._i18n import translate as _
 from tcdoc.sphinxext._state import build_matrix
-from tcdoc.sphinxext._table_nodes import not_run
+from tcdoc.sphinxext._table_nodes import message, not_run
 
 __all__ = ["EnvRole", "FactRole"]
 
@@ -40,10 +40,11 @@ class FactRole(_FactsRole):
 
     ``field`` is a :class:`tcdoc.Comparison` field, ``error`` or ``error.type`` (a build error
     where the operation did not raise: the sentence around it says that it does), or
-    ``warning``. A field that did not apply shows as "n/a: x has no .grad" (its reason); a
-    cell that was not run shows why. A module-level operation's facts are read with the
-    scenario ``trained_model`` and a :class:`tcdoc.ModuleComparison` field:
-    ``module_to_float64/trained_model/new_object``.
+    ``warning``; the error and each warning show exactly as torch printed them (a
+    :class:`~tcdoc.sphinxext._table_nodes.message`). A field that did not apply shows as
+    "n/a: x has no .grad" (its reason); a cell that was not run shows why. A module-level
+    operation's facts are read with the scenario ``trained_model`` and a
+    :class:`tcdoc.ModuleComparison` field: ``module_to_float64/trained_model/new_object``.
     """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
@@ -69,14 +70,23 @@ class FactRole(_FactsRole):
             text = not_run(result.not_run)
         elif field in ("error", "error.type"):
             if result.error is None:
-                message = f"tcdoc-fact {self.text!r}: {operation} did not raise on {scenario}"
-                return self.problem(message)
-            text = str(result.error) if field == "error" else result.error.type
+                return self.problem(f"tcdoc-fact {self.text!r}: {operation} did not raise on {scenario}")
+            if field == "error":
+                return [self.said(str(result.error))], []
+            text = result.error.type
+        elif field == "warning" and result.warnings:
+            warned: list[nodes.Node] = []
+            for index, warning in enumerate(result.warnings):
+                if index:
+                    warned.append(nodes.Text("; "))
+                warned.append(self.said(str(warning)))
+            return warned, []
         elif field == "warning":
-            text = "; ".join(map(str, result.warnings)) or _("no warning")
+            text = _("no warning")
         elif result.properties is None:
-            message = f"tcdoc-fact {self.text!r}: {operation} raised on {scenario}, so it has no {field}"
-            return self.problem(message)
+            return self.problem(
+                f"tcdoc-fact {self.text!r}: {operation} raised on {scenario}, so it has no {field}"
+            )
         else:
             values = result.properties.as_dict()
             value = values[field]
@@ -92,6 +102,11 @@ class FactRole(_FactsRole):
                 else:
                     text = str(value)
         return [nodes.literal(text, text, classes=["tcdoc-fact"])], []
+
+    @staticmethod
+    def said(text: str) -> message:
+        """Show what torch printed, ``text``, as a fact: verbatim."""
+        return message(text, text, classes=["tcdoc-fact", "tcdoc-message"])
 
 
 class EnvRole(_FactsRole):

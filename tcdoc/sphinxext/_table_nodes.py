@@ -5,6 +5,13 @@ result that is not a tensor) shows as "n/a", with its reason in the cell's toolt
 note under the table; a cell that was not run shows "not run: needs numpy"; neither ever
 shows as "no". The words of a cell are :func:`tcdoc._cells.cell`'s.
 
+The words torch printed, an error's or a warning's, are a :class:`message`: shown exactly as
+torch printed them, never with the typographic quotes, dashes and ellipses that Sphinx's smart
+quotes give the prose around them, so that a reader can copy one into a search.
+
+The notes under a table (:func:`legend`) are read from its cells: every reason that a cell's
+"n/a" or "not run" gives is explained under the table, and no other.
+
 A table whose rows read as cards on a phone (the ``tcdoc-summary`` table, see
 ``docs/_static/tcdoc.css``) has :class:`labelled_entry` cells: each carries its column's
 heading, which the HTML writer renders as the cell's ``data-label`` attribute.
@@ -13,7 +20,8 @@ heading, which the HTML writer renders as the cell's ``data-label`` attribute.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docutils import nodes
@@ -22,10 +30,19 @@ from sphinx.writers.html5 import HTML5Translator
 
 import tcdoc
 from tcdoc._cells import cell
-from tcdoc._names import LABELS, is_not_applicable, reason
+from tcdoc._names import LABELS, reason
 from tcdoc.sphinxext._i18n import translate as _
 
-__all__ = ["LONGEST_MESSAGE", "add_nodes", "label_cells", "labelled_entry"]
+__all__ = [
+    "LONGEST_MESSAGE",
+    "add_nodes",
+    "label_cells",
+    "labelled_entry",
+    "legend",
+    "message",
+    "message_list",
+    "said",
+]
 
 
 class labelled_entry(nodes.entry):
@@ -45,9 +62,29 @@ def depart_labelled_entry(self: HTML5Translator, node: labelled_entry) -> None:
     self.depart_entry(node)
 
 
+class message(nodes.literal):
+    """What torch printed (an error, a warning), kept exactly: code, which smart quotes leave alone.
+
+    The HTML writer writes its text as it is: not in the one span per word of other inline code,
+    which turns a run of spaces into no-break spaces. Other writers write it as inline code.
+    """
+
+
+def visit_message(self: HTML5Translator, node: message) -> None:
+    """Write ``node`` as one ``<code>`` whose text is the message, only HTML-escaped."""
+    self.body.append(self.starttag(node, "code", "", CLASS="docutils literal notranslate"))
+    self.body.append(self.encode(node.astext()))
+    self.body.append("</code>")
+    raise nodes.SkipNode
+
+
 def add_nodes(app: Sphinx) -> None:
-    """Register :class:`labelled_entry`; other writers than HTML write it as a plain cell."""
+    """Register :class:`labelled_entry` and :class:`message`.
+
+    Other writers than HTML write them as a plain cell and as inline code.
+    """
     app.add_node(labelled_entry, html=(visit_labelled_entry, depart_labelled_entry))
+    app.add_node(message, html=(visit_message, None))
 
 
 def label_cells(table: nodes.table) -> None:
@@ -77,7 +114,10 @@ def stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
 
 
 def make_cell(value: object, field: str = "", values: dict[str, Any] | None = None) -> nodes.entry:
-    """Make a table cell; ``values`` (a comparison's ``as_dict()``) tells an "n/a" from a plain ``None``."""
+    """Make a table cell; ``values`` (a comparison's ``as_dict()``) tells an "n/a" from a plain ``None``.
+
+    A :class:`tcdoc.NotRun` value makes a "not run" cell, with its reason.
+    """
     entry = nodes.entry()
     why = reason(field, values.get("result_is_tensor") is not False) if values is not None else None
     if isinstance(value, bool):
@@ -85,9 +125,13 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
     elif value is None and why is not None:
         paragraph = nodes.paragraph()
-        paragraph += not_applicable(why)
+        paragraph += not_applicable(why, field)
         entry += paragraph
         entry["classes"].append("tcdoc-na")
+    elif isinstance(value, tcdoc.NotRun):
+        entry += nodes.paragraph(text=not_run(value))
+        entry["classes"].append("tcdoc-not-run")
+        entry["tcdoc_not_run"] = value.reason  # read by legend()
     elif isinstance(value, nodes.paragraph):
         entry += value
     elif isinstance(value, nodes.Node):
@@ -99,47 +143,73 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
     return entry
 
 
-def not_applicable(why: str) -> nodes.abbreviation:
-    """Write "n/a", with why the question does not apply (``why``) as its explanation, a tooltip."""
+def not_applicable(why: str, field: str = "") -> nodes.abbreviation:
+    """Write "n/a", with why the question does not apply (``why``) as its explanation, a tooltip.
+
+    ``field`` names the field whose question it is, for the note under the table (:func:`legend`).
+    """
     words = cell(None, not_applicable=True, translate=_)
-    return nodes.abbreviation(words, words, explanation=_("n/a: {reason}").format(reason=_(why)))
+    abbreviation = nodes.abbreviation(words, words, explanation=_("n/a: {reason}").format(reason=_(why)))
+    abbreviation["tcdoc_reason"] = why  # in English, read by legend()
+    abbreviation["tcdoc_field"] = field
+    return abbreviation
 
 
 def not_run(outcome: tcdoc.NotRun) -> str:
     """Say why a cell was not run, in the build's language (``str(outcome)`` in English)."""
     packages = outcome.reason.removeprefix("needs ")
-    if packages == outcome.reason:  # a reason of another kind: shown as it is
-        return _("not run: {reason}").format(reason=outcome.reason)
+    if packages == outcome.reason:  # a reason of another kind: in the catalogue, or as it is
+        return _("not run: {reason}").format(reason=_(outcome.reason))
     return _("not run: needs {packages}").format(packages=packages)
 
 
-def reasons(values: dict[str, Any], fields: Sequence[str]) -> dict[str, list[str]]:
-    """Map each reason a field of ``values`` is n/a to those fields (for :func:`na_note`)."""
-    found: dict[str, list[str]] = {}
-    for field in fields:
-        if is_not_applicable(field, values):
-            found.setdefault(str(reason(field, values["result_is_tensor"])), []).append(field)
-    return found
+def legend(table: nodes.table, labels: Mapping[str, str] = LABELS) -> list[nodes.Node]:
+    """Write the notes under ``table`` that explain its "n/a" and "not run" cells, from the cells.
+
+    Every reason that an "n/a" of the table gives (:func:`not_applicable`) is said, with the
+    headings of the fields it applies to, and so is every reason a cell was not run
+    (:func:`make_cell` of a :class:`tcdoc.NotRun`); a reason that no cell gives is not.
+    """
+    not_applicable: dict[str, set[str]] = {}
+    for abbreviation in table.findall(nodes.abbreviation):
+        if "tcdoc_reason" in abbreviation:
+            fields = not_applicable.setdefault(abbreviation["tcdoc_reason"], set())
+            fields.add(abbreviation["tcdoc_field"])
+    not_run_reasons = [
+        entry["tcdoc_not_run"] for entry in table.findall(nodes.entry) if "tcdoc_not_run" in entry
+    ]
+    return [*na_note(not_applicable, labels), *not_run_note(list(dict.fromkeys(not_run_reasons)))]
 
 
-def na_note(reasons: dict[str, set[str]], labels: dict[str, str] = LABELS) -> list[nodes.Node]:
+def na_note(reasons: dict[str, set[str]], labels: Mapping[str, str] = LABELS) -> list[nodes.Node]:
     """Say, under a table that shows "n/a", why each such column or row did not apply."""
     if not reasons:
         return []
-    parts = [
-        _("under {labels}, {reason}").format(
-            labels=_(", ").join(_("“{label}”").format(label=_(labels[f])) for f in labels if f in fields),
-            reason=_(why),
-        )
-        for why, fields in reasons.items()
-    ]
+    parts = []
+    for why, fields in reasons.items():
+        headings = [_("“{label}”").format(label=_(labels[f])) for f in labels if f in fields]
+        if headings:
+            parts.append(_("under {labels}, {reason}").format(labels=_(", ").join(headings), reason=_(why)))
+        else:  # an "n/a" in a cell of no field
+            parts.append(_(why))
     note = _("“n/a” means the question does not apply: {reasons}.").format(reasons=_("; ").join(parts))
     return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
 
 
-def note_reasons(into: dict[str, set[str]], found: dict[str, list[str]]) -> None:
-    for why, fields in found.items():
-        into.setdefault(why, set()).update(fields)
+def not_run_note(reasons: Sequence[str]) -> list[nodes.Node]:
+    """Say, under a table with "not run" cells, that this build did not run them, and why."""
+    if not reasons:
+        return []
+    words = [
+        _("needs {packages}").format(packages=why.removeprefix("needs "))
+        if why.startswith("needs ")
+        else _(why)
+        for why in reasons
+    ]
+    note = _("“not run” means that this build did not run the operation on that x ({reasons}).").format(
+        reasons=_("; ").join(words)
+    )
+    return [nodes.paragraph(note, note, classes=["tcdoc-na-note", "tcdoc-not-run-note"])]
 
 
 def make_table(
@@ -195,17 +265,55 @@ LONGEST_MESSAGE = 400
 """Characters of an error or warning that the matrix pages show; the JSON holds every one."""
 
 
-def shortened(message: str) -> str:
-    """Cut a very long message (torch lists every dispatch key in some) at a sentence, and say so.
+def shortened(text: str) -> str:
+    """Keep the start of a very long message (torch lists every dispatch key in some), to a sentence.
 
     >>> shortened("Short.")
     'Short.'
-    >>> shortened("One. " + "x" * 500)[:40]
-    'One. […] (505 characters in all; the JSO'
+    >>> shortened("One. " + "x" * 500)
+    'One.'
     """
-    if len(message) <= LONGEST_MESSAGE:
-        return message
-    head = message[:LONGEST_MESSAGE]
+    if len(text) <= LONGEST_MESSAGE:
+        return text
+    head = text[:LONGEST_MESSAGE]
     cut = head.rfind(". ")
-    kept = head[: cut + 1] if cut > 0 else head
-    return f"{kept} […] ({len(message)} characters in all; the JSON of tcdoc matrix has the whole message)"
+    return head[: cut + 1] if cut > 0 else head
+
+
+def said(template: str, text: str, cut: bool = True, classes: Sequence[str] = ()) -> nodes.paragraph:
+    """``template`` (translated, one placeholder) filled with what torch printed, ``text``, verbatim.
+
+    The message is a :class:`message`; with ``cut``, a message longer than
+    :data:`LONGEST_MESSAGE` is cut at a sentence (:func:`shortened`), and the paragraph says so.
+
+    >>> said("raises {error}", "RuntimeError: Can't.").pformat().splitlines()[1:4]
+    ['    raises ', '    <message classes="tcdoc-message">', "        RuntimeError: Can't."]
+    """
+    before, after = re.split(r"\{\w+\}", template, maxsplit=1)
+    kept = shortened(text) if cut else text
+    paragraph = nodes.paragraph(classes=list(classes))
+    if before:
+        paragraph += nodes.Text(before)
+    paragraph += message(kept, kept, classes=["tcdoc-message"])
+    if kept != text:
+        left_out = _("[…] ({count} characters in all; the JSON of tcdoc matrix has the whole message)")
+        paragraph += nodes.Text(" " + left_out.format(count=len(text)))
+    if after:
+        paragraph += nodes.Text(after)
+    return paragraph
+
+
+def message_list(messages: Mapping[tuple[str, str], Sequence[str]]) -> list[nodes.Node]:
+    """List what torch printed under a table: each ``(template, text)``, after where it printed it.
+
+    A message printed in several places (scenarios, rows) is listed once, after all of them.
+    """
+    if not messages:
+        return []
+    notes = nodes.bullet_list()
+    for (template, text), where in messages.items():
+        paragraph = said(template, text)
+        places = ", ".join(where)
+        paragraph.insert(0, [nodes.strong(places, places), nodes.Text(" ")])
+        notes += nodes.list_item("", paragraph)
+    return [notes]

@@ -33,14 +33,12 @@ from tcdoc.sphinxext._roles import EnvRole, FactRole
 from tcdoc.sphinxext._state import build_matrix
 from tcdoc.sphinxext._table_nodes import (
     label_cells,
+    legend,
     make_cell,
     make_table,
-    na_note,
+    message_list,
     not_applicable,
-    not_run,
-    note_reasons,
-    reasons,
-    shortened,
+    said,
     stamp,
 )
 
@@ -81,15 +79,16 @@ class SummaryDirective(SphinxDirective):
         for op in operations:
             result = matrix.get(op.name, scenario.name)
             if isinstance(result.outcome, tcdoc.ErrorInfo):
-                rows.append([code_link(self.env, op), _("raises {error}").format(error=result.outcome)])
+                raised = said(_("raises {error}"), str(result.outcome), cut=False)
+                rows.append([code_link(self.env, op), raised])
             elif isinstance(result.outcome, tcdoc.NotRun):
-                rows.append([code_link(self.env, op), not_run(result.outcome)])
+                rows.append([code_link(self.env, op), result.outcome])
             else:
                 rows.append([code_link(self.env, op), *tcdoc.answers(result.outcome, _).values()])
         caption = _("Source x: {summary}").format(summary=_(scenario.summary))
         table = make_table([_("y ="), *map(_, tcdoc.QUESTIONS.values())], rows, ["tcdoc-summary"])
         label_cells(table)  # each cell's heading, for the cards that a phone shows
-        return generated([nodes.paragraph(caption, caption), table, stamp(matrix)])
+        return generated([nodes.paragraph(caption, caption), table, *legend(table), stamp(matrix)])
 
 
 class MatrixDirective(SphinxDirective):
@@ -160,7 +159,6 @@ class MatrixDirective(SphinxDirective):
         table = make_table([_("property"), *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
-        shown: dict[str, set[str]] = {}
         for index, field in enumerate(fields):
             row = nodes.row()
             row += make_cell(_(LABELS[field]))
@@ -168,47 +166,36 @@ class MatrixDirective(SphinxDirective):
                 if isinstance(result.outcome, tcdoc.Comparison):
                     values = result.outcome.as_dict()
                     row += make_cell(values[field], field, values)
-                    note_reasons(shown, reasons(values, [field]))
                 elif index == 0:
                     if isinstance(result.outcome, tcdoc.ErrorInfo):
                         spanning = make_cell(_("raises {type} (below)").format(type=result.outcome.type))
                         spanning["classes"].append("tcdoc-raises")
                     else:
-                        spanning = make_cell(not_run(result.outcome))
-                        spanning["classes"].append("tcdoc-not-run")
+                        spanning = make_cell(result.outcome)
                     spanning["morerows"] = len(fields) - 1
                     row += spanning
             body.append(row)
         # The same message on several scenarios is listed once, with the scenarios that gave it.
-        messages: dict[str, list[str]] = {}
+        messages: dict[tuple[str, str], list[str]] = {}
         for result in results:
             if result.error is not None:
-                raised = _("raises {error}").format(error=shortened(str(result.error)))
-                messages.setdefault(raised, []).append(result.scenario)
+                messages.setdefault((_("raises {error}"), str(result.error)), []).append(result.scenario)
             for warning in result.warnings:
-                warned = _("warns {warning}").format(warning=shortened(str(warning)))
-                messages.setdefault(warned, []).append(result.scenario)
-        notes = nodes.bullet_list()
-        for text, scenarios in messages.items():
-            notes += nodes.list_item("", self._note(", ".join(scenarios), text))
+                messages.setdefault((_("warns {warning}"), str(warning)), []).append(result.scenario)
         left_out: list[nodes.Node] = []
         if hidden:
             text = _("Not shown, since they do not apply to any x of this table: {labels}.").format(
                 labels=_(", ").join(_(LABELS[field]) for field in hidden)
             )
             left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
-        return [table, *na_note(shown), *left_out, *([notes] if messages else [])]
-
-    @staticmethod
-    def _note(scenarios: str, text: str) -> nodes.paragraph:
-        paragraph = nodes.paragraph()
-        paragraph += nodes.strong(scenarios, scenarios)
-        paragraph += nodes.Text(f" {text}")
-        return paragraph
+        return [table, *legend(table), *left_out, *message_list(messages)]
 
 
 class PropertiesDirective(SphinxDirective):
-    """Chosen properties of some operations on some scenarios, one row per cell, one table."""
+    """Chosen properties of some operations on some scenarios, one row per cell, one table.
+
+    A row whose operation raised says so in each cell; the error itself is listed under the table.
+    """
 
     option_spec: ClassVar[dict[str, Any]] = {
         "operations": directives.unchanged_required,
@@ -233,7 +220,7 @@ class PropertiesDirective(SphinxDirective):
         header = [_("y ="), *(["x"] if several else []), *(_(LABELS[field]) for field in fields)]
         rows: list[list[object]] = []
         row_values: list[dict[str, Any] | None] = []
-        shown: dict[str, set[str]] = {}
+        messages: dict[tuple[str, str], list[str]] = {}
         for op in operations:
             for scenario in scenarios:
                 result = matrix.get(op.name, scenario.name)
@@ -241,14 +228,15 @@ class PropertiesDirective(SphinxDirective):
                 if isinstance(result.outcome, tcdoc.ErrorInfo):
                     cells += [_("raises {type}").format(type=result.outcome.type)] * len(fields)
                     row_values.append(None)
+                    where = _("{code} on {scenario}").format(code=op.code, scenario=scenario.name)
+                    messages.setdefault((_("raises {error}"), str(result.outcome)), []).append(where)
                 elif isinstance(result.outcome, tcdoc.NotRun):
-                    cells += [not_run(result.outcome)] * len(fields)
+                    cells += [result.outcome] * len(fields)
                     row_values.append(None)
                 else:
                     values = result.outcome.as_dict()
                     cells += [values[field] for field in fields]
                     row_values.append(values)
-                    note_reasons(shown, reasons(values, fields))
                 rows.append(cells)
         output: list[nodes.Node] = []
         if not several:
@@ -256,7 +244,7 @@ class PropertiesDirective(SphinxDirective):
             output.append(nodes.paragraph(caption, caption))
         columns = ["", *([""] if several else []), *fields]  # the field of each column, if any
         table = make_table(header, rows, ["tcdoc-properties"], columns, row_values)
-        output += [table, *na_note(shown), stamp(matrix)]
+        output += [table, *legend(table), *message_list(messages), stamp(matrix)]
         return generated(output)
 
 
@@ -305,29 +293,24 @@ class ModulesDirective(SphinxDirective):
         answers = "answers" in self.options
         header = [_("y ="), *map(_, tcdoc.MODULE_QUESTIONS.values() if answers else MODULE_LABELS.values())]
         rows: list[list[object]] = []
-        shown: dict[str, set[str]] = {}
         for op, result in zip(operations, results, strict=True):
             cells: list[object] = [code_link(self.env, op)]
             if isinstance(result.outcome, tcdoc.ErrorInfo):
-                cells.append(_("raises {error}").format(error=result.outcome))
+                cells.append(said(_("raises {error}"), str(result.outcome), cut=False))
             elif answers:
                 cells += tcdoc.module_answers(result.outcome, op.source, _).values()
             else:
                 values = result.outcome.as_dict()
                 for field in MODULE_LABELS:
                     if values[field] is None and field in MODULE_NOT_APPLICABLE:
-                        shown.setdefault(MODULE_NOT_APPLICABLE[field], set()).add(field)
-                        cells.append(not_applicable(MODULE_NOT_APPLICABLE[field]))
+                        cells.append(not_applicable(MODULE_NOT_APPLICABLE[field], field))
                     else:
                         cells.append(values[field])
             rows.append(cells)
         caption = _("x is the model (the optimizer, for optimizer rows): {summary}").format(
             summary=_(MODULE_SCENARIO_SUMMARY)
         )
-        output: list[nodes.Node] = [
-            nodes.paragraph(caption, caption),
-            make_table(header, rows, ["tcdoc-modules"]),
-        ]
-        output += na_note(shown, MODULE_LABELS)
+        table = make_table(header, rows, ["tcdoc-modules"])
+        output: list[nodes.Node] = [nodes.paragraph(caption, caption), table, *legend(table, MODULE_LABELS)]
         output.append(stamp(matrix))
         return generated(output)
