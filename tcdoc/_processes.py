@@ -87,8 +87,9 @@ class StartMethods:
         or ``None`` where it chose none, so that ``default`` applies
         (``multiprocessing.get_start_method(allow_none=True)``, read when measured).
     writes
-        One :class:`ProcessWrite` per start method, tensor and way of passing it, in the order
-        of :func:`multiprocessing.get_all_start_methods`, :data:`KINDS` and :data:`PASSED`.
+        One :class:`ProcessWrite` per start method, tensor and way of passing it: by start
+        method in the order of :func:`multiprocessing.get_all_start_methods`, then the
+        ordinary tensor before the shared one, then the argument before the queue.
     seconds
         How long each start method's worker took, from its start to its end, by start method.
 
@@ -138,7 +139,9 @@ class StartMethods:
 
         table = [self._headings(), *([t, p, *map(cell, seen)] for t, p, seen in self.rows())]
         widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-        lines = ["  ".join(text.ljust(width) for text, width in zip(row, widths, strict=True)) for row in table]
+        lines = [
+            "  ".join(text.ljust(width) for text, width in zip(row, widths, strict=True)) for row in table
+        ]
         return "\n".join(
             [
                 "Does the parent see the worker's in-place write?",
@@ -150,7 +153,9 @@ class StartMethods:
     def _default_sentence(self) -> str:
         if self.chosen is None or self.chosen == self.default:
             return f"This platform's default start method is {self.default!r}."
-        return f"This platform's default start method is {self.default!r}; this process chose {self.chosen!r}."
+        return (
+            f"This platform's default start method is {self.default!r}; this process chose {self.chosen!r}."
+        )
 
     def _repr_html_(self) -> str:
         from tcdoc._cells import cell
@@ -253,7 +258,7 @@ def _measure_in_fresh_process(timeout: float) -> tuple[tuple[ProcessWrite, ...],
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
     command = [sys.executable, "-c", f"import tcdoc._processes as m; m._main({timeout!r})"]
     posix = hasattr(os, "killpg")
-    process = subprocess.Popen(  # noqa: S603 - our own interpreter and code
+    process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -321,7 +326,7 @@ def measure_here(
     runs = []
     try:
         for method in chosen:
-            context = torch.multiprocessing.get_context(method)
+            context: Any = torch.multiprocessing.get_context(method)  # a concrete context
             given = {kind: _tensor(kind) for kind in KINDS}
             sent = {kind: _tensor(kind) for kind in KINDS}
             queue = context.Queue()
@@ -344,7 +349,7 @@ def _collect(runs: list[Any], timeout: float) -> tuple[tuple[ProcessWrite, ...],
     deadline = time.monotonic() + timeout
     writes = []
     seconds = {}
-    for method, worker, queue, given, sent, before, started in runs:
+    for method, worker, _queue, given, sent, before, started in runs:
         worker.join(max(0.0, deadline - time.monotonic()))
         if worker.is_alive():
             raise RuntimeError(f"the {method!r} worker did not finish within {timeout:g} s")
@@ -371,7 +376,7 @@ def _tensor(kind: str) -> Any:
     import torch
 
     tensor = torch.zeros(3)
-    return tensor.share_memory_() if kind == "shared" else tensor
+    return tensor.share_memory_() if kind == "shared" else tensor  # type: ignore[no-untyped-call]
 
 
 def _stop(worker: Any, queue: Any) -> None:
@@ -387,7 +392,7 @@ def _stop(worker: Any, queue: Any) -> None:
 
 
 def add_one(ordinary: Any, shared: Any, queue: Any) -> None:
-    """The worker: add one, in place, to the two tensors it was given and the two it receives."""
+    """Add one, in place, to the two tensors given and the two received: the worker."""
     ordinary.add_(1)
     shared.add_(1)
     for _ in KINDS:

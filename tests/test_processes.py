@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process group
 
 
 def independent(method: str, kind: str, passed: str) -> bool:
-    """Hand ``torch.zeros(3)`` (shared first if ``kind`` says so) to a worker that adds one; did it reach us?"""
+    """Hand ``torch.zeros(3)`` (shared if ``kind`` says so) to a worker that adds one: did it reach us?"""
     context = torch.multiprocessing.get_context(method)
     tensor = torch.zeros(3)
     if kind == "shared":
@@ -42,7 +42,8 @@ def independent(method: str, kind: str, passed: str) -> bool:
         worker.kill()
     queue.close()
     queue.join_thread()
-    assert not alive and worker.exitcode == 0
+    assert not alive
+    assert worker.exitcode == 0
     return bool(torch.equal(tensor, torch.ones(3)))
 
 
@@ -54,7 +55,9 @@ def measured() -> tcdoc.StartMethods:
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 @pytest.mark.parametrize("kind", processes.KINDS)
 @pytest.mark.parametrize("passed", processes.PASSED)
-def test_agrees_with_an_independent_worker(measured: tcdoc.StartMethods, method: str, kind: str, passed: str) -> None:
+def test_agrees_with_an_independent_worker(
+    measured: tcdoc.StartMethods, method: str, kind: str, passed: str
+) -> None:
     if method not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {method} here")
     expected = independent(method, kind, passed)
@@ -97,8 +100,15 @@ def test_get_names_what_was_measured(measured: tcdoc.StartMethods) -> None:
         measured.get("teleport", "ordinary", "argument")
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [({"timeout": "1"}, TypeError), ({"timeout": 0}, ValueError),
-                                                ({"timeout": True}, TypeError), ({"fresh": 1}, TypeError)])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"timeout": "1"}, TypeError),
+        ({"timeout": 0}, ValueError),
+        ({"timeout": True}, TypeError),
+        ({"fresh": 1}, TypeError),
+    ],
+)
 def test_checks_its_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:
     with pytest.raises(error):
         tcdoc.start_methods(**kwargs)
@@ -127,7 +137,9 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
-def test_measures_once_per_process_unless_asked(measured: tcdoc.StartMethods, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_measures_once_per_process_unless_asked(
+    measured: tcdoc.StartMethods, monkeypatch: pytest.MonkeyPatch
+) -> None:
     spy = Spy(monkeypatch)
     assert tcdoc.start_methods().writes == measured.writes
     assert spy.started == []

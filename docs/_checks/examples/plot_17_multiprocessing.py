@@ -68,7 +68,7 @@ def _add_one_from_queue(queue: object) -> None:
 
 
 def _a_sent_clone_leaves_the_original(matrix: Matrix) -> None:
-    """The queue moves whatever is sent (measured under every method); run it with a clone under fork."""
+    """Read that the queue moves what it sends (under every method); send a clone under fork."""
     import multiprocessing
 
     import torch.multiprocessing
@@ -90,7 +90,9 @@ def _a_sent_clone_leaves_the_original(matrix: Matrix) -> None:
     queue.close()
     queue.join_thread()
     expect(worker.exitcode == 0, f"the worker exited with {worker.exitcode}")
-    expect(_is_shared(for_worker) and torch.equal(for_worker, torch.ones(3)), "the clone did not get the write")
+    expect(
+        _is_shared(for_worker) and torch.equal(for_worker, torch.ones(3)), "the clone did not get the write"
+    )
     expect(not _is_shared(original) and torch.equal(original, torch.zeros(3)), "the original changed")
 
 
@@ -118,14 +120,14 @@ CLAIMS = [
     Claim(
         "fork-copies-the-argument",
         _ordinary_argument_under_each_method,
-        quote="Under ``\"fork\"`` the child began as a copy of the parent's memory: its write changed that "
+        quote='Under ``"fork"`` the child began as a copy of the parent\'s memory: its write changed that '
         "copy only, and the parent still sees zeros",
         scope="stated: fork, an ordinary tensor passed as an argument",
     ),
     Claim(
         "spawn-moves-the-argument",
         _ordinary_argument_under_each_method,
-        quote="Under ``\"spawn\"`` and ``\"forkserver\"`` the argument is pickled for the new process, "
+        quote='Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process, '
         "which moves the parent's tensor into shared memory, so the parent sees ones",
         scope="stated: spawn and forkserver, an ordinary tensor passed as an argument",
     ),
