@@ -251,19 +251,29 @@ def start_methods(*, timeout: float = TIMEOUT, fresh: bool = False) -> StartMeth
 # -- The measuring process --------------------------------------------------------------------
 
 
+# The measuring process's program: this very tcdoc (where the caller found it on a sys.path of
+# its own, put its folder first), then _main. Its workers inherit its sys.path.
+_BOOT = """\
+import importlib.util, os, sys
+package = sys.argv[1]
+spec = importlib.util.find_spec("tcdoc")
+if spec is None or not spec.origin or not os.path.samefile(spec.origin, package):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(package)))
+import tcdoc._processes
+tcdoc._processes._main(float(sys.argv[2]))
+"""
+
+
 def _measure_in_fresh_process(timeout: float) -> tuple[tuple[ProcessWrite, ...], dict[str, float]]:
     """Run :func:`_main` in a new Python, in a process group of its own, and read its JSON."""
-    env = dict(os.environ)
-    package_parent = str(Path(__file__).resolve().parent.parent)  # so that it imports this tcdoc
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
-    command = [sys.executable, "-c", f"import tcdoc._processes as m; m._main({timeout!r})"]
+    package = str(Path(__file__).resolve().parent / "__init__.py")
+    command = [sys.executable, "-c", _BOOT, package, repr(timeout)]
     posix = hasattr(os, "killpg")
     process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
         start_new_session=posix,
     )
     try:
@@ -274,7 +284,7 @@ def _measure_in_fresh_process(timeout: float) -> tuple[tuple[ProcessWrite, ...],
         _end(process, posix)
     if process.returncode != 0:
         raise RuntimeError(f"measuring the start methods failed:\n{err.strip()}")
-    found = json.loads(out)
+    found = json.loads(out.strip().splitlines()[-1])  # the last line: anything printed before is not ours
     writes = tuple(ProcessWrite(**write) for write in found["writes"])
     return writes, {str(k): float(v) for k, v in found["seconds"].items()}
 
