@@ -346,9 +346,12 @@ def measure_here(
             worker = context.Process(target=add_one, args=args, daemon=True)
             started = time.perf_counter()
             worker.start()
+            runs.append((method, worker, queue, given, sent, before, started))
+        # Every worker starts before the first put starts a queue's feeder thread: a process
+        # forks a "fork" worker (and its forkserver) while it still runs one thread only.
+        for _, _worker, queue, _given, sent, *_rest in runs:
             for kind in KINDS:
                 queue.put(sent[kind])
-            runs.append((method, worker, queue, given, sent, before, started))
         return _collect(runs, timeout)
     finally:
         for _, worker, queue, *_rest in runs:
@@ -356,16 +359,12 @@ def measure_here(
 
 
 def _collect(runs: list[Any], timeout: float) -> tuple[tuple[ProcessWrite, ...], dict[str, float], list[int]]:
-    deadline = time.monotonic() + timeout
+    seconds = _wait_for_all(runs, timeout)
     writes = []
-    seconds = {}
-    for method, worker, _queue, given, sent, before, started in runs:
-        worker.join(max(0.0, deadline - time.monotonic()))
-        if worker.is_alive():
-            raise RuntimeError(f"the {method!r} worker did not finish within {timeout:g} s")
+    for method, worker, _queue, given, sent, before, _started in runs:
+        worker.join()
         if worker.exitcode != 0:
             raise RuntimeError(f"the {method!r} worker failed with exit code {worker.exitcode}")
-        seconds[method] = round(time.perf_counter() - started, 3)
         for kind in KINDS:
             for passed, tensors in (("argument", given), ("queue", sent)):
                 tensor = tensors[kind]
@@ -380,6 +379,24 @@ def _collect(runs: list[Any], timeout: float) -> tuple[tuple[ProcessWrite, ...],
                     )
                 )
     return tuple(writes), seconds, [worker.pid for _, worker, *_rest in runs]
+
+
+def _wait_for_all(runs: list[Any], timeout: float) -> dict[str, float]:
+    """Wait for every worker, each as it ends, and return how long each ran, by start method."""
+    from multiprocessing.connection import wait
+
+    deadline = time.monotonic() + timeout
+    pending = {run[1].sentinel: run for run in runs}
+    ended: dict[str, float] = {}
+    while pending:
+        ready = wait(list(pending), max(0.0, deadline - time.monotonic()))
+        if not ready:
+            late = ", ".join(repr(run[0]) for run in pending.values())
+            raise RuntimeError(f"the {late} worker did not finish within {timeout:g} s")
+        for sentinel in ready:
+            method, *_rest, started = pending.pop(sentinel)
+            ended[method] = round(time.perf_counter() - started, 3)
+    return {run[0]: ended[run[0]] for run in runs}
 
 
 def _tensor(kind: str) -> Any:
