@@ -2,21 +2,17 @@
 ====================================
 
 Data loaders, Hogwild-style training and other parallel code hand tensors to worker
-processes. Whether a worker's write reaches the parent depends on how the tensor got there:
-a tensor in shared memory is the same memory in both processes, while an ordinary tensor is
-copied. :mod:`torch.multiprocessing` adds a twist: sending a tensor through one of its
-queues *moves* the tensor into shared memory, so a tensor you thought was private becomes
-shared. We run real child processes on the CPU and look at what the parent sees.
-
-This page starts its workers with the ``"fork"`` start method, in which the child begins as
-a copy of the parent and so already knows the functions defined in this script. That keeps
-the example one short file, but ``"fork"`` exists only on POSIX systems, Linux and macOS
-among them, and Python's documentation calls it unsafe on macOS. The other two methods start
-a fresh Python that must import the worker function from a module, and the script's top
-level must sit under ``if __name__ == "__main__":``. By default Python uses ``"spawn"`` on
-Windows and macOS, and ``"forkserver"`` on Linux from Python 3.14 (``"fork"`` before), as
-`Python's documentation
+processes. Whether a worker's in-place write reaches the parent depends on how the tensor got
+to the worker, and on how the worker was started. Python starts a worker in one of three ways,
+its *start methods*: ``"fork"`` begins the child as a copy of the parent, while ``"spawn"``
+and ``"forkserver"`` start a fresh Python that receives its arguments pickled. By default
+Python uses ``"spawn"`` on Windows and macOS, and ``"forkserver"`` on Linux from Python 3.14
+(``"fork"`` before), as `Python's documentation
 <https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods>`_ explains.
+:mod:`torch.multiprocessing` adds a twist: sending a tensor through one of its queues *moves*
+the tensor into shared memory, so a tensor you thought was private becomes shared. We run real
+workers on the CPU, under every start method this machine has, and look at what the parent
+sees.
 """
 
 # %%
@@ -25,7 +21,6 @@ Windows and macOS, and ``"forkserver"`` on Linux from Python 3.14 (``"fork"`` be
 # :meth:`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory
 # that other processes can map.
 import torch
-import torch.multiprocessing
 
 shared = torch.zeros(3)
 before = shared.is_shared()
@@ -33,82 +28,58 @@ shared.share_memory_()
 before, shared.is_shared()
 
 # %%
-# A worker that writes
-# --------------------
-# The worker adds one to the tensor it is given, in place. ``run`` starts it in a child
-# process, waits for it and returns its exit code (0 means it finished normally).
-context = torch.multiprocessing.get_context("fork")
+# What the parent sees, under each start method
+# ---------------------------------------------
+# :func:`tcdoc.start_methods` hands tensors of zeros to one worker per start method: an
+# ordinary tensor and one in shared memory, each once as an argument of the
+# :class:`~multiprocessing.Process` and once through a :mod:`torch.multiprocessing` queue.
+# The worker adds one to each, in place, and exits; then the parent looks at its own tensors.
+# The table marks this machine's default start method. (tcdoc starts the workers from a fresh
+# Python of its own, so that no worker runs this script again; spawning Pythons that import
+# torch takes a few seconds.)
+import tcdoc
 
-
-def add_one(tensor):
-    """Add one to ``tensor``, in place."""
-    tensor.add_(1)
-
-
-def run(target, *args):
-    """Run ``target(*args)`` in a child process and return the child's exit code."""
-    process = context.Process(target=target, args=args)
-    process.start()
-    process.join()
-    return process.exitcode
-
-
-run(add_one, shared), shared
+found = tcdoc.start_methods()
+found
 
 # %%
-# The child wrote into shared memory, so the parent sees ones.
+# Under every start method measured, a tensor in shared memory is the same memory in the
+# parent and the worker, so the parent sees ones, whether the tensor went as an argument or
+# through a queue.
 #
-# An ordinary tensor is copied
-# ----------------------------
-# A forked child gets a copy of the parent's memory. Its write changes that copy only, and
-# the parent still sees zeros.
-plain = torch.zeros(3)
-run(add_one, plain), plain, plain.is_shared()
+# An ordinary tensor passed as an argument is where the start methods differ
+# ---------------------------------------------------------------------------
+# Under ``"fork"`` the child began as a copy of the parent's memory: its write changed that
+# copy only, and the parent still sees zeros. Under ``"spawn"`` and ``"forkserver"`` the
+# argument is pickled for the new process, which moves the parent's tensor into shared memory,
+# so the parent sees ones. The parent's ordinary tensors after the workers ran: whether each is
+# in shared memory now, and whether it moved to new memory (its data pointer changed).
+[
+    (write.start_method, write.passed, write.shared_after, write.moved)
+    for write in found.writes
+    if write.tensor == "ordinary"
+]
 
 # %%
 # Sent through a queue, a tensor moves into shared memory
 # -------------------------------------------------------
-# This worker takes its tensor from a :mod:`torch.multiprocessing` queue. To send ``sent``,
-# the queue moves its storage into shared memory, so the child's write reaches the parent
-# even though nobody called ``share_memory_()``.
-
-
-def add_one_from_queue(queue):
-    """Take a tensor from ``queue`` and add one to it, in place."""
-    queue.get().add_(1)
-
-
-queue = context.Queue()
-sent = torch.zeros(3)
-before = sent.is_shared()
-queue.put(sent)
-run(add_one_from_queue, queue), sent, (before, sent.is_shared())
-
-# %%
+# To send an ordinary tensor, the queue moves its storage into shared memory, under every
+# start method measured, so the worker's write reaches the parent even though nobody called
+# ``share_memory_()``.
+#
 # To give a worker a copy of its own, send a clone. The clone moves into shared memory and
-# receives the worker's write; the original stays private and unchanged. (We are done with
-# the queue after this, so we close it.)
-original = torch.zeros(3)
-for_worker = original.clone()
-queue.put(for_worker)
-exitcode = run(add_one_from_queue, queue)
-queue.close()
-queue.join_thread()
-exitcode, original, for_worker, (original.is_shared(), for_worker.is_shared())
-
-# %%
-# :func:`tcdoc.draw.draw` shows why ``original`` stayed as it was: its clone has a storage
-# of its own.
+# receives the worker's write; the original stays private and unchanged.
+# :func:`tcdoc.draw.draw` shows why: the clone has a storage of its own.
 #
 # Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
+original = torch.zeros(3)
+for_worker = original.clone()
 tcdoc.draw.draw(original, for_worker, "original.clone()", names=("original", "for_worker"))
 
 # %%
 # These values were measured with:
-import tcdoc
-
 tcdoc.environment()
 
 # %%

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         module_operations,
     )
     from tcdoc._probe import environment, matrix, probe, probe_module
+    from tcdoc._processes import ProcessWrite, StartMethods, start_methods
     from tcdoc._registry import (
         Operation,
         Scenario,
@@ -70,7 +71,9 @@ __all__ = [
     "NotRun",
     "Operation",
     "ProbeResult",
+    "ProcessWrite",
     "Scenario",
+    "StartMethods",
     "WarningInfo",
     "__version__",
     "answers",
@@ -90,6 +93,7 @@ __all__ = [
     "probe_module",
     "scenarios",
     "shares_memory",
+    "start_methods",
 ]
 
 # The private modules that define the public names.
@@ -101,6 +105,7 @@ _MODULES = (
     "tcdoc._probe",
     "tcdoc._diff",
     "tcdoc._registry",
+    "tcdoc._processes",
 )
 
 

@@ -470,7 +470,8 @@ EXEMPT: dict[str, dict[str, str]] = {
         "tcdoc.draw.draw_panels draws copied and shared": "'shared' names a variable; says what is drawn",
     },
     "examples/plot_17_multiprocessing.py": {
-        "That keeps the example one short file": "about Python's start methods, not torch; sourced below",
+        "tcdoc.start_methods hands tensors of zeros": "says what the measurement does; its table is the fact",
+        "The parent's ordinary tensors after the workers ran": "introduces the measured values below it",
     },
     "examples/plot_19_cost.py": {
         "Choosing between clone(), detach() and copy.deepcopy": "about training loops, not torch",

@@ -47,7 +47,7 @@ from _checks._helpers import (
     where_measured,
     zero_dim_values,
 )
-from tcdoc import Matrix, compare, graph_memory, scenarios, shares_memory
+from tcdoc import Matrix, compare, graph_memory, scenarios, shares_memory, start_methods
 from tcdoc.claims import Claim, expect, measured
 
 __all__ = ["CLAIMS"]
@@ -221,24 +221,21 @@ def _save_keeps_views(matrix: Matrix) -> None:
     expect(len(whole.getvalue()) - len(small.getvalue()) >= 9_000 * 4, "the slice did not write its storage")
 
 
-def _fill_with_ones(tensor: torch.Tensor) -> None:
-    tensor.fill_(1.0)
-
-
 def _shared_memory_reaches_the_parent(matrix: Matrix) -> None:
-    import multiprocessing
+    found = start_methods()
+    for method in found.methods:
+        for passed in ("argument", "queue"):
+            write = found.get(method, "shared", passed)
+            expect(write.parent_sees_write, f"{method}, {passed}: the parent did not see the write")
 
-    import torch.multiprocessing  # registers how tensors in shared memory travel to a new process
 
-    forks = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork") if forks else multiprocessing.get_context("spawn")
-    x = torch.zeros(3)
-    x.share_memory_()  # type: ignore[no-untyped-call]
-    worker = context.Process(target=_fill_with_ones, args=(x,))
-    worker.start()
-    worker.join(timeout=120)
-    expect(worker.exitcode == 0, f"the worker exited with {worker.exitcode}")
-    expect(torch.equal(x, torch.ones(3)), "the worker's write did not reach the parent")
+def _ordinary_tensor_depends_on_start_method(matrix: Matrix) -> None:
+    found = start_methods()
+    fork = found.get("fork", "ordinary", "argument")
+    expect(not fork.parent_sees_write and not fork.shared_after, f"fork: {fork}")
+    for method in ("spawn", "forkserver"):
+        write = found.get(method, "ordinary", "argument")
+        expect(write.moved and write.shared_after and write.parent_sees_write, f"{method}: {write}")
 
 
 def _to_returns_x_or_moves(matrix: Matrix) -> None:
@@ -401,8 +398,14 @@ CLAIMS = [
     Claim(
         "shared-memory-processes",
         _shared_memory_reaches_the_parent,
-        pin="e76c555cfd",
-        scope="stated: a tensor in shared memory, its worker processes",
+        pin="e05bae3648",
+        scope="stated: the start methods measured",
+    ),
+    Claim(
+        "ordinary-tensor-start-method",
+        _ordinary_tensor_depends_on_start_method,
+        pin="9d73a26f8f",
+        scope="stated: fork, spawn and forkserver, an ordinary tensor passed as an argument",
     ),
     Claim("to-returns-x", _to_returns_x_or_moves, pin="08230e505c"),
     Claim("cpu-is-not-a-copy", return_x_when_nothing_to_do, pin="6c8ffa387f"),
