@@ -11,7 +11,7 @@ from tcdoc._compare import Comparison
 from tcdoc._modules import ModuleComparison
 from tcdoc._results import ErrorInfo, Matrix, ModuleResult, NotRun, ProbeResult
 
-__all__ = ["CellChange", "diff"]
+__all__ = ["CellChange", "diff", "grad_mode_changes"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,6 +73,46 @@ def diff(old: Matrix, new: Matrix) -> tuple[CellChange, ...]:
             for field, was, now in _cell_changes(before, after)
         )
     return tuple(changes)
+
+
+def grad_mode_changes(matrix: Matrix, family: str | None = None) -> tuple[tuple[str, str, str], ...]:
+    """List the (operation, scenario, field) whose answer differs between grad modes.
+
+    Each cell of ``matrix`` measured under ``"enabled"`` is compared with the same cell under
+    each other grad mode the matrix has; ``field`` is named as :func:`diff` names it (a
+    :class:`Comparison` field, ``"outcome"``, ``"error"``, ``"not_run"`` or ``"warnings"``).
+    ``family`` (a key of ``tcdoc._names.FAMILIES``) keeps the operations of one family. In
+    matrix order, each triple once: what a page's table of "what changes under ``no_grad``
+    and ``inference_mode``" lists; read the values with ``matrix.get(op, scenario, mode)``.
+
+    >>> import tcdoc
+    >>> from tcdoc._diff import grad_mode_changes
+    >>> m = tcdoc.matrix(["clone", "detach"], ["leaf_requires_grad"])
+    >>> [c for c in grad_mode_changes(m) if c[2] == "is_leaf"]
+    [('clone', 'leaf_requires_grad', 'is_leaf')]
+    """
+    from tcdoc._names import FAMILIES, GRAD_MODES
+    from tcdoc._registry import operations
+
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}; choose from: {', '.join(FAMILIES)}")
+    kept = (
+        None
+        if family is None
+        else {op.name for op in operations(include_unavailable=True) if op.family == family}
+    )
+    found: dict[tuple[str, str, str], None] = {}
+    for row in matrix.rows:
+        if row.grad_mode != GRAD_MODES[0] or (kept is not None and row.operation not in kept):
+            continue
+        for mode in GRAD_MODES[1:]:
+            try:
+                other = matrix.get(row.operation, row.scenario, mode)
+            except KeyError:
+                continue  # the matrix was not measured in this mode
+            for field, _was, _now in _cell_changes(row, other):
+                found[(row.operation, row.scenario, field)] = None
+    return tuple(found)
 
 
 # -- Helpers -----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import platform
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import torch
 
@@ -208,7 +208,7 @@ def matrix(
 NO_CUDA = NotRun("no CUDA device")
 """The outcome of a CUDA-only operation or scenario in a matrix measured without CUDA."""
 
-_GRAD_MODES: dict[str, Callable[[], contextlib.AbstractContextManager[object]]] = {
+_GRAD_MODES: dict[str, Callable[[], Any]] = {  # each makes the context manager of its mode
     "enabled": torch.enable_grad,
     "no_grad": torch.no_grad,
     "inference_mode": torch.inference_mode,

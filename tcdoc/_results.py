@@ -118,9 +118,10 @@ class ProbeResult:
 
     ``grad_mode`` is one of :data:`GRAD_MODES`: ``"enabled"`` (as code runs by default),
     ``"no_grad"`` (inside ``torch.no_grad()``) or ``"inference_mode"`` (inside
-    ``torch.inference_mode()``); the source is built outside any of them. ``outcome`` is the measured :class:`Comparison`, the :class:`ErrorInfo` of the exception
-    the operation raised, or :class:`NotRun` where the environment lacked what the operation
-    needs: one field, so a result is always exactly one of them. ``properties``, ``error`` and
+    ``torch.inference_mode()``); the source is built outside any of them. ``outcome`` is the
+    measured :class:`Comparison`, the :class:`ErrorInfo` of the exception the operation raised,
+    or :class:`NotRun` where the environment lacked what the operation needs (a package, a CUDA
+    device): one field, so a result is always exactly one of them. ``properties``, ``error`` and
     ``not_run`` read it as one or the other.
 
     >>> import tcdoc
@@ -249,8 +250,9 @@ class ModuleResult:
 class Matrix:
     """Every operation probed on every scenario in each grad mode, stamped with its environment.
 
-    ``rows`` holds the tensor cells (one per operation, scenario and grad mode), ``modules`` the module-level rows (see
-    :func:`tcdoc.probe_module`). :meth:`to_json` writes it in the layout :data:`SCHEMA`.
+    ``rows`` holds the tensor cells (one per operation, scenario and grad mode), ``modules``
+    the module-level rows (see :func:`tcdoc.probe_module`). :meth:`to_json` writes it in the
+    layout :data:`SCHEMA`.
     """
 
     environment: Environment

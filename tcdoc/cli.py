@@ -216,7 +216,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 def _explain_scenario(args: argparse.Namespace) -> int:
     scenario = _guard(lambda: tcdoc.get_scenario(args.name))
-    names = [op.name for op in tcdoc.operations()]
+    names = [op.name for op in tcdoc.operations(include_unavailable=True)]
     result = _guard(lambda: tcdoc.matrix(names, [scenario.name], args.device, [args.grad_mode]))
     print(f"{scenario.name}: {scenario.summary}")
     print(f"({result.environment}{_under(args.grad_mode)})")

@@ -319,7 +319,9 @@ def test_matrix_covers_every_operation_scenario_and_grad_mode() -> None:
     assert m.get("clone", "no_grad", "inference_mode").grad_mode == "inference_mode"
     with pytest.raises(KeyError, match="no row for operation 'clone' on scenario 'nowhere'"):
         m.get("clone", "nowhere")
-    with pytest.raises(ValueError, match="unknown grad mode 'off'; choose from: enabled, no_grad, inference_mode"):
+    with pytest.raises(
+        ValueError, match="unknown grad mode 'off'; choose from: enabled, no_grad, inference_mode"
+    ):
         m.get("clone", "no_grad", "off")
     one = tcdoc.matrix(["clone"], ["no_grad"], grad_modes=["no_grad"])
     with pytest.raises(KeyError, match="under grad mode 'enabled'"):
@@ -429,7 +431,9 @@ def test_diff_lists_changed_cells_only() -> None:
     row = old.get("detach", "no_grad")
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, shares_storage=False))
     new = dataclasses.replace(old, rows=tuple(changed if r is row else r for r in old.rows))
-    assert tcdoc.diff(old, new) == (tcdoc.CellChange("detach", "no_grad", "shares_storage", True, False, "enabled"),)
+    assert tcdoc.diff(old, new) == (
+        tcdoc.CellChange("detach", "no_grad", "shares_storage", True, False, "enabled"),
+    )
     fewer = dataclasses.replace(old, rows=old.rows[1:])
     (change,) = tcdoc.diff(old, fewer)
     assert (change.operation, change.field, change.old, change.new) == ("clone", "row", "present", None)
@@ -446,7 +450,9 @@ def test_a_cell_that_starts_or_stops_raising_is_one_change() -> None:
     error = tcdoc.ErrorInfo("RuntimeError", "no more clones")
     new = replace_outcome(old, "clone", "no_grad", error)
     assert tcdoc.diff(old, new) == (
-        tcdoc.CellChange("clone", "no_grad", "outcome", "measured", "raises RuntimeError: no more clones", "enabled"),
+        tcdoc.CellChange(
+            "clone", "no_grad", "outcome", "measured", "raises RuntimeError: no more clones", "enabled"
+        ),
     )
     assert [c.field for c in tcdoc.diff(new, old)] == ["outcome"]
     reworded = replace_outcome(old, "deepcopy", "non_leaf", tcdoc.ErrorInfo("RuntimeError", "other words"))
@@ -458,7 +464,9 @@ def test_a_cell_not_run_is_one_change_not_one_per_field() -> None:
     old = tcdoc.matrix(["numpy_roundtrip"], ["no_grad", "leaf_requires_grad"], grad_modes=["enabled"])
     new = replace_outcome(old, "numpy_roundtrip", "no_grad", tcdoc.NotRun("needs numpy"))
     assert tcdoc.diff(old, new) == (
-        tcdoc.CellChange("numpy_roundtrip", "no_grad", "outcome", "measured", "not run: needs numpy", "enabled"),
+        tcdoc.CellChange(
+            "numpy_roundtrip", "no_grad", "outcome", "measured", "not run: needs numpy", "enabled"
+        ),
     )
 
 
@@ -478,3 +486,161 @@ def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch: pytest.
 def test_operations_that_need_a_package_say_so() -> None:
     needing = {op.name: op.needs for op in tcdoc.operations(include_unavailable=True) if op.needs}
     assert needing == {"numpy_roundtrip": ("numpy",), "numpy_direct": ("numpy",)}
+
+
+# -- Grad modes, the leaf an operation made, CUDA rows, warnings per cell --------------------
+
+
+def test_grad_mode_changes_what_clone_makes() -> None:
+    """Independent snippets: the same clone of a leaf that requires grad, under each mode."""
+    x = torch.ones(2, 3).requires_grad_()
+    made = {}
+    for mode, enter in MODES.items():
+        with enter():
+            made[mode] = x.clone()
+    for mode, y in made.items():
+        report = tcdoc.probe("clone", "leaf_requires_grad", grad_mode=mode).properties
+        assert report is not None
+        assert (report.is_leaf, report.requires_grad) == (y.is_leaf, y.requires_grad), mode
+        assert report.grad_fn == (None if y.grad_fn is None else type(y.grad_fn).__name__), mode
+        # An inference tensor has no version counter: the field is n/a where y is one.
+        assert (report.shares_version_counter is None) == y.is_inference(), mode
+    assert made["enabled"].grad_fn is not None
+    assert not made["no_grad"].requires_grad
+    assert made["inference_mode"].is_inference()
+
+
+def test_probe_builds_the_source_outside_the_callers_grad_mode() -> None:
+    expected = tcdoc.probe("clone", "non_leaf")
+    with torch.no_grad():
+        assert tcdoc.probe("clone", "non_leaf") == expected
+        assert torch.is_grad_enabled() is False  # the caller's mode is back afterwards
+    with torch.inference_mode():
+        assert tcdoc.probe("clone", "non_leaf") == expected
+        assert torch.is_inference_mode_enabled()
+
+
+@pytest.mark.parametrize("grad_mode", ["off", "No_Grad", ""])
+def test_an_unknown_grad_mode_is_a_clear_error(grad_mode: str) -> None:
+    message = f"unknown grad mode {grad_mode!r}; choose from: enabled, no_grad, inference_mode"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tcdoc.probe("clone", "no_grad", grad_mode=grad_mode)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tcdoc.matrix(["clone"], ["no_grad"], grad_modes=[grad_mode])
+    with pytest.raises(TypeError, match="not a single string"):
+        tcdoc.matrix(["clone"], ["no_grad"], grad_modes="no_grad")
+
+
+def test_leaf_from_operation_is_made_by_an_operation_yet_a_leaf() -> None:
+    base = torch.ones(2, 3, requires_grad=True)
+    with torch.no_grad():
+        x = base * 2
+    copied = copy.deepcopy(x)  # fine: deepcopy refuses only tensors that are not leaves
+    source = tcdoc.get_scenario("leaf_from_operation").build(torch.device("cpu"))
+    assert (source.is_leaf, source.requires_grad, source.grad_fn) == (x.is_leaf, x.requires_grad, None)
+    assert source._base is None
+    deep = tcdoc.probe("deepcopy", "leaf_from_operation")
+    assert deep.error is None
+    assert deep.properties is not None
+    assert deep.properties.is_leaf == copied.is_leaf
+    assert tcdoc.probe("deepcopy", "non_leaf").error is not None  # "not a leaf" is what refuses
+
+
+def test_a_matrix_without_cuda_has_cuda_rows_not_run() -> None:
+    m = tcdoc.matrix(["clone", "cuda"], ["no_grad", "cuda"], grad_modes=["enabled", "no_grad"])
+    assert len(m.rows) == 8
+    for row in m.rows:
+        needs_cuda = "cuda" in (row.operation, row.scenario)
+        if needs_cuda and not torch.cuda.is_available():
+            assert row.outcome == tcdoc.NotRun("no CUDA device"), row
+            assert str(row.outcome) == "not run: no CUDA device"
+        else:
+            assert row.properties is not None, row
+    full = tcdoc.matrix(grad_modes=["enabled"])
+    names = {(r.operation, r.scenario) for r in full.rows}
+    assert ("to_cuda", "no_grad") in names
+    assert ("clone", "cuda") in names
+    assert tcdoc.Matrix.from_json(json.loads(json.dumps(m.to_json()))) == m
+
+
+CASTING = "Casting complex values to real discards the imaginary part"
+
+
+def test_a_cell_alone_warns_as_it_does_in_the_full_matrix() -> None:
+    """torch warns of a complex cast once per process; each cell must report its own warning."""
+    conversions = [op.name for op in tcdoc.operations() if op.family == "conversions"]
+    m = tcdoc.matrix(conversions, ["conj"])
+    for name in ("to_float64", "float", "double", "type_float32"):
+        row = m.get(name, "conj")
+        alone = tcdoc.probe(name, "conj")
+        assert [str(w) for w in row.warnings] == [str(w) for w in alone.warnings], name
+        assert any(CASTING in w.message for w in row.warnings), name
+    # The same cell again, in the same process, still warns.
+    assert any(CASTING in w.message for w in tcdoc.probe("float", "conj").warnings)
+
+
+def test_measuring_restores_torchs_settings_even_on_error() -> None:
+    def broken(device: torch.device) -> torch.Tensor:
+        assert torch.is_warn_always_enabled()
+        raise KeyboardInterrupt  # not the operation's error: it must pass through the probe
+
+    threads = torch.get_num_threads()
+    assert not torch.is_warn_always_enabled()
+    with pytest.raises(KeyboardInterrupt):
+        tcdoc.probe("clone", tcdoc.Scenario("broken", "raises while built", broken))
+    assert not torch.is_warn_always_enabled()
+    assert torch.get_num_threads() == threads
+    tcdoc.matrix(["clone", "state_dict"], ["no_grad"])
+    assert not torch.is_warn_always_enabled()
+    assert torch.get_num_threads() == threads
+
+
+def test_diff_compares_like_with_like_and_names_the_grad_mode() -> None:
+    old = tcdoc.matrix(["clone"], ["leaf_requires_grad"])
+    assert tcdoc.diff(old, old) == ()
+    row = old.get("clone", "leaf_requires_grad", "no_grad")
+    assert row.properties is not None
+    changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, is_leaf=False))
+    new = dataclasses.replace(old, rows=tuple(changed if r is row else r for r in old.rows))
+    (change,) = tcdoc.diff(old, new)
+    assert change == tcdoc.CellChange("clone", "leaf_requires_grad", "is_leaf", True, False, "no_grad")
+    assert change.where == "clone / leaf_requires_grad / no_grad / is_leaf"
+    # The rows in another order still pair by grad mode: no change.
+    assert tcdoc.diff(old, dataclasses.replace(old, rows=old.rows[::-1])) == ()
+    # A matrix of one mode against one of three: the other two modes' rows are in one only.
+    enabled = tcdoc.matrix(["clone"], ["leaf_requires_grad"], grad_modes=["enabled"])
+    assert {(c.grad_mode, c.field) for c in tcdoc.diff(enabled, old)} == {
+        ("no_grad", "row"),
+        ("inference_mode", "row"),
+    }
+
+
+def test_grad_mode_changes_lists_what_differs_between_modes() -> None:
+    from tcdoc._diff import grad_mode_changes
+
+    m = tcdoc.matrix([op.name for op in tcdoc.operations() if op.family == "copies"] + ["view"])
+    changes = grad_mode_changes(m, "copies")
+    assert changes
+    assert {op for op, _, _ in changes} <= {op.name for op in tcdoc.operations() if op.family == "copies"}
+    assert len(set(changes)) == len(changes)
+    # Independent snippet: x.clone() of a leaf that requires grad is a leaf only under no_grad.
+    x = torch.ones(2).requires_grad_()
+    with torch.no_grad():
+        made_under_no_grad = x.clone()
+    assert x.clone().is_leaf != made_under_no_grad.is_leaf
+    assert ("clone", "leaf_requires_grad", "is_leaf") in changes
+    # And x.detach() of a plain tensor shares its memory in every mode: never listed.
+    plain = torch.ones(2)
+    for enter in MODES.values():
+        with enter():
+            assert plain.detach().data_ptr() == plain.data_ptr()
+    assert ("detach", "no_grad", "shares_storage") not in changes
+    for op, scenario, field in changes:
+        rows = [m.get(op, scenario, mode) for mode in tcdoc.GRAD_MODES]
+        if field in tcdoc.Comparison.__dataclass_fields__:
+            values = {None if r.properties is None else r.properties.as_dict()[field] for r in rows}
+            assert len(values) > 1, (op, scenario, field)
+    assert all(op == "view" for op, _, _ in grad_mode_changes(m, "views"))
+    assert grad_mode_changes(tcdoc.matrix(["clone"], ["leaf_requires_grad"], grad_modes=["enabled"])) == ()
+    with pytest.raises(ValueError, match="unknown family 'misc'"):
+        grad_mode_changes(m, "misc")

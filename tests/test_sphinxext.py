@@ -148,7 +148,10 @@ def test_roles_show_single_facts(app: SphinxTestApp) -> None:
         error.type,
         str(error),
         "; ".join(map(str, warnings)),
+        str(tcdoc.probe("clone", "leaf_requires_grad").properties.is_leaf),
+        str(tcdoc.probe("clone", "leaf_requires_grad", grad_mode="no_grad").properties.is_leaf),
     ]
+    assert facts[-2:] == ["False", "True"]  # the default mode's value, then no_grad's
     (torch_version,) = with_class(doctree, nodes.literal, "tcdoc-env")
     assert torch_version.astext() == tcdoc.environment().torch == torch.__version__
 
@@ -175,7 +178,8 @@ def test_unknown_facts_are_build_errors(app: SphinxTestApp) -> None:
     assert "tcdoc-fact 'clone_deep/no_grad/shares_storage': unknown operation 'clone_deep'" in warnings
     assert "tcdoc-fact 'clone/nowhere/shares_storage'" in warnings
     assert "tcdoc-env: unknown field 'colour'" in warnings
-    assert warnings.count("ERROR") == 5
+    assert "tcdoc-fact 'clone/no_grad/is_leaf/off': unknown grad mode 'off'" in warnings
+    assert warnings.count("ERROR") == 6
     doctree = app.env.get_doctree("index")
     assert not with_class(doctree, nodes.literal, "tcdoc-fact")
     assert not with_class(doctree, nodes.literal, "tcdoc-env")
