@@ -39,7 +39,7 @@ SCHEMA = 4
 """Version of the JSON layout written by :meth:`Matrix.to_json`, and the only one it reads.
 
 Each row holds the operation, the scenario, the grad mode it was run under (one of
-:data:`GRAD_MODES`), and exactly one of its ``properties`` (every :class:`Comparison` field,
+:data:`tcdoc.GRAD_MODES`), and exactly one of its ``properties`` (every :class:`Comparison` field,
 ``null`` where it does not apply), ``error`` and ``not_run``, with its ``warnings``; the
 module-level rows are under ``"modules"``.
 """
@@ -116,7 +116,7 @@ class WarningInfo:
 class ProbeResult:
     """What one operation did to one scenario's fresh tensor, run under one grad mode.
 
-    ``grad_mode`` is one of :data:`GRAD_MODES`: ``"enabled"`` (as code runs by default),
+    ``grad_mode`` is one of :data:`tcdoc.GRAD_MODES`: ``"enabled"`` (as code runs by default),
     ``"no_grad"`` (inside ``torch.no_grad()``) or ``"inference_mode"`` (inside
     ``torch.inference_mode()``); the source is built outside any of them. ``outcome`` is the
     measured :class:`Comparison`, the :class:`ErrorInfo` of the exception the operation raised,
@@ -272,7 +272,7 @@ class Matrix:
         KeyError
             If the matrix has no such row.
         ValueError
-            If ``grad_mode`` is not one of :data:`GRAD_MODES`.
+            If ``grad_mode`` is not one of :data:`tcdoc.GRAD_MODES`.
 
         """
         check_grad_mode(grad_mode)
