@@ -34,7 +34,7 @@ class CellChange:
 
     @property
     def where(self) -> str:
-        """Name the cell: ``operation / scenario / grad mode / field`` (no grad mode for a module row).
+        """The cell's name, ``operation / scenario / grad mode / field`` (a module row has no grad mode).
 
         >>> CellChange("clone", "non_leaf", "is_leaf", False, True, "no_grad").where
         'clone / non_leaf / no_grad / is_leaf'
