@@ -22,14 +22,14 @@ tcdoc.get_scenario("parameter").summary
 # %%
 # We print the columns that matter here; a method that warned is marked with its warning's
 # category.
-measured = tcdoc.matrix(scenarios=["parameter"])
+measured = tcdoc.matrix(scenarios=["parameter"], grad_modes=["enabled"])
 columns = ("new_object", "result_type", "copies_grad", "requires_grad", "is_leaf", "shares_storage")
 widths = [len(name) + 2 for name in columns]
 print(f"{'code':<48}" + "".join(f"{name:<{w}}" for name, w in zip(columns, widths, strict=True)) + "warnings")
 for row in measured.rows:
     code = tcdoc.get_operation(row.operation).code
     if row.properties is None:
-        print(f"{code:<48}{row.error}")
+        print(f"{code:<48}{row.outcome}")
         continue
     values = row.properties.as_dict()
     cells = "".join(f"{values[name]!s:<{w}}" for name, w in zip(columns, widths, strict=True))

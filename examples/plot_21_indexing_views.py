@@ -59,7 +59,7 @@ batch
 # tensor and measures the result: any memory it has in common with ``x``, the new bytes it
 # holds, and whether two of its elements are the same bytes.
 views = [op.name for op in tcdoc.operations() if op.family == "views"]
-measured = tcdoc.matrix(views, ["no_grad"])
+measured = tcdoc.matrix(views, ["no_grad"], grad_modes=["enabled"])
 width = max(len(tcdoc.get_operation(name).code) for name in views)
 print(f"{'y =':{width}} {'shares memory':>13} {'new bytes':>9} {'elements overlap':>16}")
 for row in measured.rows:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         scenarios,
     )
     from tcdoc._results import (
+        GRAD_MODES,
         SCHEMA,
         Environment,
         ErrorInfo,
@@ -56,6 +57,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree th
     __version__ = "0+unknown"
 
 __all__ = [
+    "GRAD_MODES",
     "MODULE_QUESTIONS",
     "QUESTIONS",
     "SCHEMA",

@@ -263,6 +263,10 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 def _dense_parts_share(a: torch.Tensor, b: torch.Tensor) -> bool:
     if a.device != b.device or a.numel() == 0 or b.numel() == 0:
         return False
+    a_storage, b_storage = a.untyped_storage(), b.untyped_storage()
+    a_base, b_base = a_storage.data_ptr(), b_storage.data_ptr()
+    if a_base + a_storage.nbytes() <= b_base or b_base + b_storage.nbytes() <= a_base:
+        return False  # elements lie inside their storage: storages apart, no byte shared (cheap)
     a_start, a_end = _byte_span(a)
     b_start, b_end = _byte_span(b)
     if a_end <= b_start or b_end <= a_start:

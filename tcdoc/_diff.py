@@ -11,7 +11,7 @@ from tcdoc._compare import Comparison
 from tcdoc._modules import ModuleComparison
 from tcdoc._results import ErrorInfo, Matrix, ModuleResult, NotRun, ProbeResult
 
-__all__ = ["CellChange", "diff"]
+__all__ = ["CellChange", "diff", "grad_mode_changes"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -21,7 +21,8 @@ class CellChange:
     ``field`` is a :class:`Comparison` field, ``"warnings"``, ``"error"`` (both raised, with
     different messages), ``"not_run"`` (both not run, for different reasons), ``"outcome"`` (the
     cell started or stopped raising, or being run: one change, with ``old`` and ``new`` in
-    words) or ``"row"`` (the cell is in one matrix only).
+    words) or ``"row"`` (the cell is in one matrix only). ``grad_mode`` is the grad mode both
+    cells were run under (one of :data:`tcdoc.GRAD_MODES`); a module-level row has ``None``.
     """
 
     operation: str
@@ -29,47 +30,100 @@ class CellChange:
     field: str
     old: object
     new: object
+    grad_mode: str | None = None
+
+    @property
+    def where(self) -> str:
+        """The cell's name, ``operation / scenario / grad mode / field`` (a module row has no grad mode).
+
+        >>> CellChange("clone", "non_leaf", "is_leaf", False, True, "no_grad").where
+        'clone / non_leaf / no_grad / is_leaf'
+        """
+        parts = [self.operation, self.scenario, self.grad_mode, self.field]
+        return " / ".join(part for part in parts if part is not None)
 
 
 def diff(old: Matrix, new: Matrix) -> tuple[CellChange, ...]:
     """List the cells that differ between two matrices (say, from two torch versions).
 
-    A cell that started or stopped raising, or being run, is one change with field
-    ``"outcome"``, not one per property. A row present in only one matrix is one change with
-    field ``"row"``. Module-level rows are compared the same way, under the scenario
-    ``"trained_model"``.
+    Like is compared with like: the same operation, scenario and grad mode. A cell that
+    started or stopped raising, or being run, is one change with field ``"outcome"``, not one
+    per property. A row present in only one matrix is one change with field ``"row"``.
+    Module-level rows are compared the same way, under the scenario ``"trained_model"``.
 
     >>> import dataclasses, tcdoc
-    >>> old = tcdoc.matrix(["deepcopy"], ["non_leaf"])
+    >>> old = tcdoc.matrix(["deepcopy"], ["non_leaf"], grad_modes=["no_grad"])
     >>> measured = tcdoc.probe("clone", "non_leaf").outcome
     >>> changed = dataclasses.replace(old.rows[0], outcome=measured)
-    >>> [c.field for c in tcdoc.diff(old, dataclasses.replace(old, rows=(changed,)))]
-    ['outcome']
+    >>> [c.where for c in tcdoc.diff(old, dataclasses.replace(old, rows=(changed,)))]
+    ['deepcopy / non_leaf / no_grad / outcome']
     """
     old_rows = _rows_by_key(old)
     new_rows = _rows_by_key(new)
     changes: list[CellChange] = []
     for key in [*old_rows, *(k for k in new_rows if k not in old_rows)]:
         before, after = old_rows.get(key), new_rows.get(key)
+        operation, scenario, grad_mode = key
         if before is None or after is None:
-            changes.append(
-                CellChange(*key, "row", "present" if before else None, "present" if after else None)
-            )
+            old_row, new_row = "present" if before else None, "present" if after else None
+            changes.append(CellChange(operation, scenario, "row", old_row, new_row, grad_mode))
             continue
-        operation, scenario = key
         changes.extend(
-            CellChange(operation, scenario, field, was, now)
+            CellChange(operation, scenario, field, was, now, grad_mode)
             for field, was, now in _cell_changes(before, after)
         )
     return tuple(changes)
 
 
+def grad_mode_changes(matrix: Matrix, family: str | None = None) -> tuple[tuple[str, str, str], ...]:
+    """List the (operation, scenario, field) whose answer differs between grad modes.
+
+    Each cell of ``matrix`` measured under ``"enabled"`` is compared with the same cell under
+    each other grad mode the matrix has; ``field`` is named as :func:`diff` names it (a
+    :class:`Comparison` field, ``"outcome"``, ``"error"``, ``"not_run"`` or ``"warnings"``).
+    ``family`` (a key of ``tcdoc._names.FAMILIES``) keeps the operations of one family. In
+    matrix order, each triple once: what a page's table of "what changes under ``no_grad``
+    and ``inference_mode``" lists; read the values with ``matrix.get(op, scenario, mode)``.
+
+    >>> import tcdoc
+    >>> from tcdoc._diff import grad_mode_changes
+    >>> m = tcdoc.matrix(["clone", "detach"], ["leaf_requires_grad"])
+    >>> [c for c in grad_mode_changes(m) if c[2] == "is_leaf"]
+    [('clone', 'leaf_requires_grad', 'is_leaf')]
+    """
+    from tcdoc._names import FAMILIES, GRAD_MODES
+    from tcdoc._registry import operations
+
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}; choose from: {', '.join(FAMILIES)}")
+    kept = (
+        None
+        if family is None
+        else {op.name for op in operations(include_unavailable=True) if op.family == family}
+    )
+    found: dict[tuple[str, str, str], None] = {}
+    for row in matrix.rows:
+        if row.grad_mode != GRAD_MODES[0] or (kept is not None and row.operation not in kept):
+            continue
+        for mode in GRAD_MODES[1:]:
+            try:
+                other = matrix.get(row.operation, row.scenario, mode)
+            except KeyError:
+                continue  # the matrix was not measured in this mode
+            for field, _was, _now in _cell_changes(row, other):
+                found[(row.operation, row.scenario, field)] = None
+    return tuple(found)
+
+
 # -- Helpers -----------------------------------------------------------------------------
 
 
-def _rows_by_key(matrix: Matrix) -> dict[tuple[str, str], ProbeResult | ModuleResult]:
-    rows: list[ProbeResult | ModuleResult] = [*matrix.rows, *matrix.modules]
-    return {(row.operation, row.scenario): row for row in rows}
+def _rows_by_key(matrix: Matrix) -> dict[tuple[str, str, str | None], ProbeResult | ModuleResult]:
+    rows: dict[tuple[str, str, str | None], ProbeResult | ModuleResult] = {
+        (row.operation, row.scenario, row.grad_mode): row for row in matrix.rows
+    }
+    rows.update({(row.operation, row.scenario, None): row for row in matrix.modules})
+    return rows
 
 
 def _describe(outcome: Comparison | ModuleComparison | ErrorInfo | NotRun) -> str:

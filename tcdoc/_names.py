@@ -31,6 +31,7 @@ from importlib import resources
 
 __all__ = [
     "FAMILIES",
+    "GRAD_MODES",
     "LABELS",
     "MODULE_LABELS",
     "MODULE_NOT_APPLICABLE",
@@ -44,6 +45,7 @@ __all__ = [
     "SCENARIO_NAMES",
     "SHORT_LABELS",
     "TENSOR_ONLY",
+    "check_grad_mode",
     "is_not_applicable",
     "not_applicable",
     "reason",
@@ -174,6 +176,32 @@ FAMILIES = {
     "round_trips": "Round trips: NumPy and files",
 }
 """Each family of operations, in reading order, and the heading it gets on the matrix pages."""
+
+GRAD_MODES = ("enabled", "no_grad", "inference_mode")
+"""The grad modes an operation is measured under, the default first: as it is, inside
+``torch.no_grad()`` and inside ``torch.inference_mode()`` (the source is built outside any)."""
+
+
+def check_grad_mode(grad_mode: object) -> str:
+    """Return ``grad_mode`` if it is one of :data:`GRAD_MODES`.
+
+    >>> check_grad_mode("no_grad")
+    'no_grad'
+
+    Raises
+    ------
+    TypeError
+        If ``grad_mode`` is not a string.
+    ValueError
+        If it is not one of the three, which the message names.
+
+    """
+    if not isinstance(grad_mode, str):
+        raise TypeError(f"grad_mode must be a str, got {type(grad_mode).__name__}")
+    if grad_mode not in GRAD_MODES:
+        raise ValueError(f"unknown grad mode {grad_mode!r}; choose from: {', '.join(GRAD_MODES)}")
+    return grad_mode
+
 
 SCENARIO_GROUPS = {
     "everyday": "Everyday tensors",

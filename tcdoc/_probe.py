@@ -9,12 +9,13 @@ in ``tcdoc._results`` (imported here too, so ``from tcdoc._probe import Matrix``
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import platform
 import re
 import warnings
-from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import torch
 
@@ -27,7 +28,7 @@ from tcdoc._modules import (
     snapshot,
     trained_model,
 )
-from tcdoc._names import MODULE_OPERATION_NAMES
+from tcdoc._names import GRAD_MODES, MODULE_OPERATION_NAMES, check_grad_mode
 from tcdoc._registry import Operation, Scenario, check_device, cuda_available, get_operation, get_scenario
 from tcdoc._registry import operations as all_operations
 from tcdoc._registry import scenarios as all_scenarios
@@ -52,12 +53,18 @@ def environment(device: str = "cpu") -> Environment:
     )
 
 
-def probe(operation: str | Operation, scenario: str | Scenario, device: str = "cpu") -> ProbeResult:
-    """Build a fresh source tensor for ``scenario``, apply ``operation``, and report.
+def probe(
+    operation: str | Operation, scenario: str | Scenario, device: str = "cpu", grad_mode: str = "enabled"
+) -> ProbeResult:
+    """Build a fresh source tensor for ``scenario``, apply ``operation`` under ``grad_mode``, and report.
 
-    The operation's own exceptions and warnings are results, not failures: they are
-    recorded with their type and message. An operation whose optional package (its
-    ``needs``) cannot be imported is not run, and the result says so.
+    The source is built as its scenario says, outside any grad mode (grad enabled, not in
+    inference mode, whatever the caller's mode is); only the operation runs under
+    ``grad_mode``, and the comparison is made outside it again. The operation's own exceptions
+    and warnings are results, not failures: they are recorded with their type and message,
+    with ``torch.set_warn_always(True)``, so that a warning torch gives once per process shows
+    in every cell that causes it. An operation whose optional package (its ``needs``) cannot
+    be imported is not run, and the result says so.
 
     Parameters
     ----------
@@ -67,11 +74,15 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
         A :class:`Scenario` or its name, such as ``"non_leaf"``.
     device
         ``"cpu"`` or ``"cuda"``: where the source tensor is built.
+    grad_mode
+        One of :data:`tcdoc.GRAD_MODES`: ``"enabled"`` (``torch.enable_grad()``),
+        ``"no_grad"`` (``torch.no_grad()``) or ``"inference_mode"``
+        (``torch.inference_mode()``), the mode the operation runs under.
 
     Raises
     ------
     TypeError, ValueError
-        For an argument that is not an operation, scenario or device tcdoc knows.
+        For an argument that is not an operation, scenario, device or grad mode tcdoc knows.
 
     Examples
     --------
@@ -80,24 +91,29 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
     'RuntimeError'
     >>> tcdoc.probe("detach", "non_leaf").properties.shares_storage
     True
+    >>> tcdoc.probe("clone", "leaf_requires_grad", grad_mode="no_grad").properties.is_leaf
+    True
 
     """
     op = operation if isinstance(operation, Operation) else get_operation(operation)
     sc = scenario if isinstance(scenario, Scenario) else get_scenario(scenario)
     device = check_device(device)
+    grad_mode = check_grad_mode(grad_mode)
     if (op.needs_cuda or sc.needs_cuda) and not cuda_available():
         raise ValueError(f"{op.name} on {sc.name} needs CUDA, and this torch has no CUDA device")
     missing = [name for name in op.needs if not _importable(name)]
     if missing:
-        return ProbeResult(op.name, sc.name, NotRun(f"needs {', '.join(missing)}"))
-    source = sc.build(torch.device(device))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = op.apply(source)
-        except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
-            return ProbeResult(op.name, sc.name, _error(exc), _warnings(caught))
-    return ProbeResult(op.name, sc.name, compare(source, result), _warnings(caught))
+        return ProbeResult(op.name, sc.name, NotRun(f"needs {', '.join(missing)}"), grad_mode=grad_mode)
+    with _measuring():
+        source = sc.build(torch.device(device))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with _GRAD_MODES[grad_mode]():
+                    result = op.apply(source)
+            except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
+                return ProbeResult(op.name, sc.name, _error(exc), _warnings(caught), grad_mode)
+        return ProbeResult(op.name, sc.name, compare(source, result), _warnings(caught), grad_mode)
 
 
 def probe_module(operation: str | ModuleOperation, device: str = "cpu") -> ModuleResult:
@@ -127,32 +143,39 @@ def probe_module(operation: str | ModuleOperation, device: str = "cpu") -> Modul
     device = check_device(device)
     if op.needs_cuda and not cuda_available():
         raise ValueError(f"{op.name} needs CUDA, and this torch has no CUDA device")
-    model, optimizer = trained_model(device)
-    source = model if op.source == "model" else optimizer
-    before = snapshot(source)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = op.apply(model, optimizer)
-        except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
-            return ModuleResult(op.name, _error(exc), _warnings(caught))
-    return ModuleResult(op.name, compare_modules(source, before, result), _warnings(caught))
+    with _measuring():
+        model, optimizer = trained_model(device)
+        source = model if op.source == "model" else optimizer
+        before = snapshot(source)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = op.apply(model, optimizer)
+            except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
+                return ModuleResult(op.name, _error(exc), _warnings(caught))
+        return ModuleResult(op.name, compare_modules(source, before, result), _warnings(caught))
 
 
 def matrix(
     operations: Iterable[str] | None = None,
     scenarios: Iterable[str] | None = None,
     device: str = "cpu",
+    grad_modes: Iterable[str] | None = None,
 ) -> Matrix:
-    """Probe each operation on each scenario (all available ones by default).
+    """Probe each operation on each scenario under each grad mode (by default every one of each).
 
+    Rows come operation by operation, then scenario by scenario, then in the order of
+    ``grad_modes`` (default :data:`tcdoc.GRAD_MODES`). Where this torch has no CUDA device, the
+    CUDA-only operations and scenarios are rows all the same, not run: "no CUDA device".
     ``operations`` may also name module-level operations (``"state_dict"``); those are probed
     once each, on a trained model, into its ``modules``. By default all of them are.
 
     >>> import tcdoc
-    >>> m = tcdoc.matrix(["clone", "detach"], ["no_grad"])
+    >>> m = tcdoc.matrix(["clone", "detach"], ["no_grad"], grad_modes=["enabled"])
     >>> [(row.operation, row.properties.shares_storage) for row in m.rows]
     [('clone', False), ('detach', True)]
+    >>> [row.grad_mode for row in tcdoc.matrix(["clone"], ["no_grad"]).rows]
+    ['enabled', 'no_grad', 'inference_mode']
     >>> [row.operation for row in tcdoc.matrix(["state_dict"]).modules]
     ['state_dict']
     """
@@ -165,11 +188,65 @@ def matrix(
         names = list(operations)
         tensor_names = [name for name in names if name not in MODULE_OPERATION_NAMES]
         module_ops = tuple(get_module_operation(name) for name in names if name in MODULE_OPERATION_NAMES)
-    ops = _select(tensor_names, all_operations(), get_operation)
-    scs = _select(scenarios, all_scenarios(), get_scenario)
-    rows = tuple(probe(op, sc, device) for op in ops for sc in scs)
-    modules = tuple(probe_module(op, device) for op in module_ops)
+    ops = _select(tensor_names, all_operations(include_unavailable=True), get_operation)
+    scs = _select(scenarios, all_scenarios(include_unavailable=True), get_scenario)
+    modes = GRAD_MODES if grad_modes is None else _grad_modes(grad_modes)
+    cuda = cuda_available()
+    with _measuring():
+        rows = tuple(
+            probe(op, sc, device, mode)
+            if cuda or not (op.needs_cuda or sc.needs_cuda)
+            else ProbeResult(op.name, sc.name, NO_CUDA, grad_mode=mode)
+            for op in ops
+            for sc in scs
+            for mode in modes
+        )
+        modules = tuple(probe_module(op, device) for op in module_ops)
     return Matrix(environment(device), rows, modules=modules)
+
+
+NO_CUDA = NotRun("no CUDA device")
+"""The outcome of a CUDA-only operation or scenario in a matrix measured without CUDA."""
+
+_GRAD_MODES: dict[str, Callable[[], Any]] = {  # each makes the context manager of its mode
+    "enabled": torch.enable_grad,
+    "no_grad": torch.no_grad,
+    "inference_mode": torch.inference_mode,
+}
+
+
+@contextlib.contextmanager
+def _measuring() -> Iterator[None]:
+    """Set torch up for measuring in the block, and restore every setting after, even on error.
+
+    - Grad enabled and outside inference mode, whatever the caller's mode: sources are built
+      as their scenarios say, and each cell enters its own grad mode from there.
+    - ``torch.set_warn_always(True)``: a warning that torch gives once per process shows in
+      every cell that causes it, not only in the first one measured.
+    - One intra-op thread: the tensors are a few elements, and on a busy machine waking a
+      thread pool for each of them costs more than the work (a batch norm took 100 ms). No
+      answer depends on it: threads change how fast a kernel runs, not what it returns.
+    """
+    warn_always, threads = torch.is_warn_always_enabled(), torch.get_num_threads()
+    with contextlib.ExitStack() as stack:
+        if not torch.is_grad_enabled() or torch.is_inference_mode_enabled():
+            stack.enter_context(torch.inference_mode(False))
+            stack.enter_context(torch.enable_grad())
+        torch.set_warn_always(True)
+        if threads != 1:
+            torch.set_num_threads(1)
+        try:
+            yield
+        finally:
+            torch.set_warn_always(warn_always)
+            if threads != 1:
+                torch.set_num_threads(threads)
+
+
+def _grad_modes(names: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(names, str):
+        raise TypeError("pass a list of grad modes, not a single string")
+    return tuple(check_grad_mode(name) for name in names)
 
 
 # -- Helpers -----------------------------------------------------------------------------

@@ -483,6 +483,12 @@ def _non_leaf(device: torch.device) -> torch.Tensor:
     return leaf * 2
 
 
+def _leaf_from_operation(device: torch.device) -> torch.Tensor:
+    base = _grid(device).requires_grad_()
+    with torch.no_grad():
+        return base * 2
+
+
 def _no_grad(device: torch.device) -> torch.Tensor:
     return _grid(device)
 
@@ -556,6 +562,12 @@ _SCENARIOS = (
         _leaf_requires_grad,
     ),
     Scenario("non_leaf", "The result of an operation on a leaf that requires grad.", _non_leaf),
+    Scenario(
+        "leaf_from_operation",
+        "The result of an operation on a leaf that requires grad, computed under torch.no_grad(): "
+        "made by an operation, yet a leaf.",
+        _leaf_from_operation,
+    ),
     Scenario("no_grad", "A plain tensor that does not require grad.", _no_grad),
     Scenario("parameter", "An nn.Parameter with .grad filled.", _parameter),
     Scenario("strided_view", "A non-contiguous slice x = base[:, ::2] of a larger tensor.", _strided_view),

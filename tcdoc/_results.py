@@ -14,15 +14,17 @@ matrices.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 from collections.abc import Mapping
 from typing import Any
 
 from tcdoc._compare import Comparison
 from tcdoc._modules import ModuleComparison
-from tcdoc._names import MODULE_SCENARIO
+from tcdoc._names import GRAD_MODES, MODULE_SCENARIO, check_grad_mode
 
 __all__ = [
+    "GRAD_MODES",
     "SCHEMA",
     "Environment",
     "ErrorInfo",
@@ -33,12 +35,13 @@ __all__ = [
     "WarningInfo",
 ]
 
-SCHEMA = 3
+SCHEMA = 4
 """Version of the JSON layout written by :meth:`Matrix.to_json`, and the only one it reads.
 
-Each row holds the operation, the scenario, and exactly one of its ``properties`` (every
-:class:`Comparison` field, ``null`` where it does not apply), ``error`` and ``not_run``, with its
-``warnings``; the module-level rows are under ``"modules"``.
+Each row holds the operation, the scenario, the grad mode it was run under (one of
+:data:`tcdoc.GRAD_MODES`), and exactly one of its ``properties`` (every :class:`Comparison` field,
+``null`` where it does not apply), ``error`` and ``not_run``, with its ``warnings``; the
+module-level rows are under ``"modules"``.
 """
 
 
@@ -111,11 +114,14 @@ class WarningInfo:
 
 @dataclasses.dataclass(frozen=True)
 class ProbeResult:
-    """What one operation did to one scenario's fresh tensor.
+    """What one operation did to one scenario's fresh tensor, run under one grad mode.
 
-    ``outcome`` is the measured :class:`Comparison`, the :class:`ErrorInfo` of the exception
-    the operation raised, or :class:`NotRun` where the environment lacked what the operation
-    needs: one field, so a result is always exactly one of them. ``properties``, ``error`` and
+    ``grad_mode`` is one of :data:`tcdoc.GRAD_MODES`: ``"enabled"`` (as code runs by default),
+    ``"no_grad"`` (inside ``torch.no_grad()``) or ``"inference_mode"`` (inside
+    ``torch.inference_mode()``); the source is built outside any of them. ``outcome`` is the
+    measured :class:`Comparison`, the :class:`ErrorInfo` of the exception the operation raised,
+    or :class:`NotRun` where the environment lacked what the operation needs (a package, a CUDA
+    device): one field, so a result is always exactly one of them. ``properties``, ``error`` and
     ``not_run`` read it as one or the other.
 
     >>> import tcdoc
@@ -128,6 +134,10 @@ class ProbeResult:
     scenario: str
     outcome: Comparison | ErrorInfo | NotRun
     warnings: tuple[WarningInfo, ...] = ()
+    grad_mode: str = "enabled"
+
+    def __post_init__(self) -> None:
+        check_grad_mode(self.grad_mode)
 
     @property
     def properties(self) -> Comparison | None:
@@ -149,6 +159,7 @@ class ProbeResult:
         return {
             "operation": self.operation,
             "scenario": self.scenario,
+            "grad_mode": self.grad_mode,
             "error": None if self.error is None else dataclasses.asdict(self.error),
             "not_run": None if self.not_run is None else dataclasses.asdict(self.not_run),
             "warnings": [dataclasses.asdict(w) for w in self.warnings],
@@ -175,8 +186,9 @@ class ProbeResult:
                 scenario=str(row["scenario"]),
                 outcome=outcome,
                 warnings=tuple(WarningInfo(**w) for w in row["warnings"]),
+                grad_mode=row["grad_mode"],
             )
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"malformed matrix row {row!r}: {exc}") from exc
 
 
@@ -236,22 +248,47 @@ class ModuleResult:
 
 @dataclasses.dataclass(frozen=True)
 class Matrix:
-    """Every operation probed on every scenario, stamped with its environment.
+    """Every operation probed on every scenario in each grad mode, stamped with its environment.
 
-    ``rows`` holds the tensor cells, ``modules`` the module-level rows (see
-    :func:`tcdoc.probe_module`). :meth:`to_json` writes it in the layout :data:`SCHEMA`.
+    ``rows`` holds the tensor cells (one per operation, scenario and grad mode), ``modules``
+    the module-level rows (see :func:`tcdoc.probe_module`). :meth:`to_json` writes it in the
+    layout :data:`SCHEMA`.
     """
 
     environment: Environment
     rows: tuple[ProbeResult, ...]
     modules: tuple[ModuleResult, ...] = ()
 
-    def get(self, operation: str, scenario: str) -> ProbeResult:
-        """Return the row for one operation and scenario; ``KeyError`` if it was not probed."""
+    def get(self, operation: str, scenario: str, grad_mode: str = "enabled") -> ProbeResult:
+        """Return the row for one operation, scenario and grad mode; ``KeyError`` if it was not probed.
+
+        >>> import tcdoc
+        >>> m = tcdoc.matrix(["clone"], ["leaf_requires_grad"])
+        >>> m.get("clone", "leaf_requires_grad", "no_grad").properties.requires_grad
+        False
+
+        Raises
+        ------
+        KeyError
+            If the matrix has no such row.
+        ValueError
+            If ``grad_mode`` is not one of :data:`tcdoc.GRAD_MODES`.
+
+        """
+        check_grad_mode(grad_mode)
+        try:
+            return self._index[(operation, scenario, grad_mode)]
+        except KeyError:
+            where = f"operation {operation!r} on scenario {scenario!r} under grad mode {grad_mode!r}"
+            raise KeyError(f"no row for {where}") from None
+
+    @functools.cached_property
+    def _index(self) -> dict[tuple[str, str, str], ProbeResult]:
+        """The rows by (operation, scenario, grad mode), made on first look-up (the first row wins)."""
+        index: dict[tuple[str, str, str], ProbeResult] = {}
         for row in self.rows:
-            if row.operation == operation and row.scenario == scenario:
-                return row
-        raise KeyError(f"no row for operation {operation!r} on scenario {scenario!r}")
+            index.setdefault((row.operation, row.scenario, row.grad_mode), row)
+        return index
 
     def get_module(self, operation: str) -> ModuleResult:
         """Return the row of a module-level operation; ``KeyError`` if it was not probed."""
@@ -261,7 +298,7 @@ class Matrix:
         raise KeyError(f"no row for module operation {operation!r}")
 
     def to_json(self) -> dict[str, Any]:
-        """Return JSON-ready data: ``{"schema": 3, "torch", "device", "rows": [...], "modules": [...]}``."""
+        """Return JSON-ready data: ``{"schema": 4, "torch", "device", "rows": [...], "modules": [...]}``."""
         return {
             "schema": SCHEMA,
             "torch": self.environment.torch,

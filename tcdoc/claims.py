@@ -237,7 +237,7 @@ class Only:
     ``among`` and ``scenarios`` default to the whole registry (``scenarios=EVERYDAY``: the
     everyday group); the page's words must say ``only {ops}``, ``{among}`` and ``{scenarios}``,
     so that the sentence always states what was checked. An operation that raised or was not
-    run on a scenario does not pass ``test`` there.
+    run on a scenario does not pass ``test`` there. The default grad mode's rows are read.
 
     >>> only = Only("x", ("detach",), lambda c: c.shares_storage, among=("clone", "detach"),
     ...             scenarios=("no_grad",), pin="0")
@@ -301,7 +301,9 @@ class Every:
 
     ``scenarios`` defaults to every scenario of the registry (``scenarios=EVERYDAY``: the
     everyday group). With ``where_it_runs``, a scenario where the operation raised is left
-    out (the words must then say so); otherwise a raise makes the claim false.
+    out (the words must then say so); otherwise a raise makes the claim false. A cell that was
+    not run (no CUDA device, a missing package: the environment, not torch) is always left out,
+    but the operation must run on one scenario at least. The default grad mode's rows are read.
 
     >>> every = Every("x", ("detach",), {"new_bytes": 0}, pin="0")
     >>> every.fill("On {scenarios}, {ops} never copies memory.")
@@ -341,6 +343,8 @@ class Every:
             seen = 0
             for scenario in names:
                 row = matrix.get(op, scenario)
+                if row.not_run is not None:
+                    continue
                 if row.properties is None:
                     expect(self.where_it_runs, f"{op} on {scenario}: {row.outcome}")
                     continue

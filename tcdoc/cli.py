@@ -16,6 +16,7 @@ from typing import TypeVar
 import tcdoc
 from tcdoc._cells import cell
 from tcdoc._names import (
+    GRAD_MODES,
     MODULE_LABELS,
     MODULE_NOT_APPLICABLE,
     MODULE_OPERATION_NAMES,
@@ -85,6 +86,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     matrix.add_argument("--scenario", action="append", metavar="NAME", help="a scenario (repeatable)")
     matrix.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
+    matrix.add_argument(
+        "--grad-mode",
+        action="append",
+        choices=GRAD_MODES,
+        help="run the operations under this grad mode (repeatable; default: all three)",
+    )
     matrix.set_defaults(run=_matrix)
 
     explain = commands.add_parser(
@@ -95,6 +102,12 @@ def _parser() -> argparse.ArgumentParser:
         help="an operation (detach_clone), a module-level operation (state_dict) or a scenario (sparse)",
     )
     explain.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
+    explain.add_argument(
+        "--grad-mode",
+        default="enabled",
+        choices=GRAD_MODES,
+        help="run the operations under this grad mode (default: enabled)",
+    )
     explain.set_defaults(run=_explain)
 
     diff = commands.add_parser("diff", help="the cells that differ between two saved matrices")
@@ -120,7 +133,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    result = _guard(lambda: tcdoc.matrix(args.op, args.scenario, args.device))
+    modes = None if args.grad_mode is None else list(dict.fromkeys(args.grad_mode))
+    result = _guard(lambda: tcdoc.matrix(args.op, args.scenario, args.device, modes))
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
@@ -135,7 +149,7 @@ def _matrix(args: argparse.Namespace) -> int:
 
 
 def _print_table(rows: Sequence[tcdoc.ProbeResult]) -> None:
-    header = ["operation", "scenario", *SHORT_LABELS.values()]
+    header = ["operation", "scenario", "grad mode", *SHORT_LABELS.values()]
     table = [header]
     fields_by_reason: dict[str, set[str]] = {}
     for row in rows:
@@ -150,7 +164,7 @@ def _print_table(rows: Sequence[tcdoc.ProbeResult]) -> None:
                 if is_not_applicable(field, values):
                     why = str(reason(field, row.outcome.result_is_tensor))
                     fields_by_reason.setdefault(why, set()).add(field)
-        table.append([row.operation, row.scenario, *cells])
+        table.append([row.operation, row.scenario, row.grad_mode, *cells])
     _print_columns(table)
     for why, fields in fields_by_reason.items():
         headings = ", ".join(repr(SHORT_LABELS[field]) for field in SHORT_LABELS if field in fields)
@@ -190,9 +204,9 @@ def _explain(args: argparse.Namespace) -> int:
     if args.name in SCENARIO_NAMES and args.name not in OPERATION_NAMES:
         return _explain_scenario(args)
     op = _guard(lambda: tcdoc.get_operation(args.name))
-    result = _guard(lambda: tcdoc.matrix([op.name], None, args.device))
+    result = _guard(lambda: tcdoc.matrix([op.name], None, args.device, [args.grad_mode]))
     print(f"{op.code}: {op.summary}")
-    print(f"({result.environment})")
+    print(f"({result.environment}{_under(args.grad_mode)})")
     for row in result.rows:
         scenario = tcdoc.get_scenario(row.scenario)
         print(f"\nOn {scenario.name}: {scenario.summary}")
@@ -202,16 +216,20 @@ def _explain(args: argparse.Namespace) -> int:
 
 def _explain_scenario(args: argparse.Namespace) -> int:
     scenario = _guard(lambda: tcdoc.get_scenario(args.name))
-    result = _guard(
-        lambda: tcdoc.matrix([op.name for op in tcdoc.operations()], [scenario.name], args.device)
-    )
+    names = [op.name for op in tcdoc.operations(include_unavailable=True)]
+    result = _guard(lambda: tcdoc.matrix(names, [scenario.name], args.device, [args.grad_mode]))
     print(f"{scenario.name}: {scenario.summary}")
-    print(f"({result.environment})")
+    print(f"({result.environment}{_under(args.grad_mode)})")
     for row in result.rows:
         op = tcdoc.get_operation(row.operation)
         print(f"\ny = {op.code}: {op.summary}")
         _print_answers(row)
     return 0
+
+
+def _under(grad_mode: str) -> str:
+    """Say which grad mode the operations ran under, where it is not the default."""
+    return "" if grad_mode == "enabled" else f"; y made under torch.{grad_mode}()"
 
 
 def _print_answers(row: tcdoc.ProbeResult) -> None:
@@ -252,8 +270,7 @@ def _diff(args: argparse.Namespace) -> int:
     if not changes:
         print("no differences")
     for change in changes:
-        where = f"{change.operation} / {change.scenario} / {change.field}"
-        print(f"{where}: {_shown(change.old, change.field)} -> {_shown(change.new, change.field)}")
+        print(f"{change.where}: {_shown(change.old, change.field)} -> {_shown(change.new, change.field)}")
     return 0
 
 

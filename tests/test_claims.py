@@ -255,6 +255,31 @@ def test_a_claim_about_everyday_tensors_says_so_and_checks_just_them(matrix: tcd
     )
 
 
+def test_claims_leave_out_cells_not_run_and_read_the_default_grad_mode() -> None:
+    # Where there is no CUDA device, the cuda rows are "not run": neither true nor false.
+    m = tcdoc.matrix(["detach", "clone", "to_cuda"], ["no_grad", "cuda"])
+    cuda = tcdoc.cuda_available()
+    every = Every("x", ("detach",), {"new_bytes": 0}, scenarios=("no_grad", "cuda"), pin="0")
+    assert verify(every, m).held
+    only = Only(
+        "x", ("detach",), lambda c: c.shares_storage, among=("detach", "clone", "to_cuda"),
+        scenarios=("no_grad",), pin="0",
+    )  # fmt: skip
+    assert verify(only, m).held  # not run without CUDA; where it runs, to_cuda copies
+    if not cuda:
+        assert m.get("to_cuda", "no_grad").not_run is not None
+        alone = Every("x", ("detach",), {"new_bytes": 0}, scenarios=("cuda",), pin="0")
+        assert verify(alone, m).held is False  # it must run somewhere
+    # Under no_grad, x.clone() of a leaf that requires grad is a leaf; claims read "enabled".
+    leaf = tcdoc.matrix(["clone"], ["leaf_requires_grad"])
+    under_no_grad = leaf.get("clone", "leaf_requires_grad", "no_grad").properties
+    assert under_no_grad is not None
+    assert under_no_grad.is_leaf
+    assert verify(
+        Every("x", ("clone",), {"is_leaf": False}, scenarios=("leaf_requires_grad",), pin="0"), leaf
+    ).held
+
+
 def test_an_only_claim_must_say_only() -> None:
     weaker = Only("x", ("detach",), lambda c: True, pin="0")
     with pytest.raises(ValueError, match=r"must say 'only \{ops\}'"):

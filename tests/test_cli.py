@@ -37,20 +37,59 @@ def test_matrix_table_shows_errors_in_their_row(capsys: pytest.CaptureFixture[st
         capsys, "matrix", "--op", "deepcopy", "--scenario", "non_leaf", "--scenario", "no_grad"
     )
     assert status == 0
-    rows = out.splitlines()[2:]
-    assert rows[0].split()[:4] == ["deepcopy", "non_leaf", "raises", "RuntimeError"]
-    assert rows[1].split()[:3] == ["deepcopy", "no_grad", "yes"]
+    rows = [line for line in out.splitlines()[2:] if not line.startswith("#")]
+    assert len(rows) == 6  # each cell under the three grad modes
+    assert rows[0].split()[:5] == ["deepcopy", "non_leaf", "enabled", "raises", "RuntimeError"]
+    assert rows[3].split()[:4] == ["deepcopy", "no_grad", "enabled", "yes"]
+    assert [row.split()[2] for row in rows[3:]] == ["enabled", "no_grad", "inference_mode"]
 
 
-def test_matrix_json_follows_schema_3(capsys: pytest.CaptureFixture[str]) -> None:
+def test_matrix_takes_a_grad_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "matrix", "--json", "--op", "clone", "--grad-mode", "no_grad")
+    assert status == 0
+    assert [row["grad_mode"] for row in json.loads(out)["rows"]] == ["no_grad"] * len(
+        __import__("tcdoc").scenarios(include_unavailable=True)
+    )
+    argv = ["matrix", "--json", "--op", "clone", "--scenario", "no_grad"]
+    status, out, _ = run(
+        capsys, *argv, "--grad-mode", "inference_mode", "--grad-mode", "no_grad", "--grad-mode", "no_grad"
+    )
+    assert [row["grad_mode"] for row in json.loads(out)["rows"]] == ["inference_mode", "no_grad"]
+    status, _, err = run(capsys, "matrix", "--grad-mode", "off")
+    assert status == 2
+    assert "invalid choice: 'off'" in err
+    assert "enabled" in err
+
+
+def test_explain_takes_a_grad_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    # Independent snippet: a clone of a leaf that requires grad, made under no_grad, is a leaf.
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        y = x.clone()
+    assert y.is_leaf
+    assert not y.requires_grad
+    status, out, _ = run(capsys, "explain", "clone", "--grad-mode", "no_grad")
+    assert status == 0
+    assert "y made under torch.no_grad()" in out.splitlines()[1]
+    section = out.split("On leaf_requires_grad:")[1].split("\nOn ")[0]
+    assert "requires_grad=False, a leaf" in section
+    _, default, _ = run(capsys, "explain", "clone")
+    assert "torch.no_grad()" not in default.splitlines()[1]
+    assert "requires_grad=True, not a leaf" in default.split("On leaf_requires_grad:")[1].split("\nOn ")[0]
+    _, scenario, _ = run(capsys, "explain", "leaf_requires_grad", "--grad-mode", "inference_mode")
+    assert "y made under torch.inference_mode()" in scenario.splitlines()[1]
+
+
+def test_matrix_json_follows_schema_4(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "matrix", "--json", "--op", "deepcopy", "--scenario", "non_leaf")
     data = json.loads(out)
     assert status == 0
-    assert data["schema"] == 3
+    assert data["schema"] == 4
     assert data["modules"] == []  # none named
     assert data["torch"] == torch.__version__
     assert data["device"] == "cpu"
-    (row,) = data["rows"]
+    assert [row["grad_mode"] for row in data["rows"]] == ["enabled", "no_grad", "inference_mode"]
+    row = data["rows"][0]
     assert row["properties"] is None
     assert row["error"]["type"] == "RuntimeError"
 
@@ -104,7 +143,7 @@ def test_diff_reports_a_changed_cell(capsys: pytest.CaptureFixture[str], tmp_pat
     (tmp_path / "new.json").write_text(json.dumps(data))
     status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
     assert status == 0
-    assert "clone / no_grad / shares_storage: no -> yes" in out
+    assert "clone / no_grad / enabled / shares_storage: no -> yes" in out
     assert "torch 9.9.9" in out
 
 
@@ -123,7 +162,8 @@ def test_matrix_table_and_explain_show_a_cell_not_run(
 ) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)
     _, out, _ = run(capsys, "matrix", "--op", "numpy_roundtrip", "--scenario", "no_grad")
-    assert out.splitlines()[-1].split(maxsplit=2) == ["numpy_roundtrip", "no_grad", "not run: needs numpy"]
+    last = ["numpy_roundtrip", "no_grad", "inference_mode", "not run: needs numpy"]
+    assert out.splitlines()[-1].split(maxsplit=3) == last
     _, out, _ = run(capsys, "explain", "numpy_roundtrip")
     assert out.count("not run: needs numpy") == len(__import__("tcdoc").scenarios())
     assert "raises" not in out
@@ -145,9 +185,9 @@ def test_diff_reports_a_cell_not_run_in_one_line(
     write_matrix(capsys, tmp_path / "new.json", "--op", "numpy_roundtrip")
     _, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
     changes = out.splitlines()[2:]
-    assert len(changes) == len(__import__("tcdoc").scenarios())
-    assert (
-        changes[0] == "numpy_roundtrip / leaf_requires_grad / outcome: 'measured' -> 'not run: needs numpy'"
+    assert len(changes) == len(__import__("tcdoc").scenarios()) * 3
+    assert changes[0] == (
+        "numpy_roundtrip / leaf_requires_grad / enabled / outcome: 'measured' -> 'not run: needs numpy'"
     )
 
 
@@ -162,7 +202,7 @@ def test_diff_says_in_one_line_that_an_older_schema_is_not_supported(
     assert out == ""
     assert err.splitlines() == [
         f"tcdoc diff: error: {tmp_path / 'old.json'}: a matrix of schema 1 is not supported: "
-        "this tcdoc reads schema 3 only (write it again with 'tcdoc matrix --json')"
+        "this tcdoc reads schema 4 only (write it again with 'tcdoc matrix --json')"
     ]
 
 
@@ -199,8 +239,8 @@ def test_diff_into_a_pipe_that_closes_early_exits_quietly(
     ("content", "message"),
     [
         ("{not json", "is not valid JSON"),
-        ('{"schema": 7, "rows": []}', "a matrix of schema 7 is not supported: this tcdoc reads schema 3"),
-        ('{"schema": 3, "rows": [{"operation": "clone"}], "modules": []}', "malformed matrix row"),
+        ('{"schema": 7, "rows": []}', "a matrix of schema 7 is not supported: this tcdoc reads schema 4"),
+        ('{"schema": 4, "rows": [{"operation": "clone"}], "modules": []}', "malformed matrix row"),
         ("[1, 2]", "a matrix must be a JSON object, got list"),
     ],
 )
@@ -248,7 +288,8 @@ def test_explain_works_for_every_name(capsys: pytest.CaptureFixture[str], name: 
     first = out.splitlines()[0]
     if name in [op.name for op in tcdoc.operations()]:
         assert first.startswith(tcdoc.get_operation(name).code + ":")
-        assert out.count("\nOn ") == len(tcdoc.scenarios())
+        # The CUDA scenario too, where there is no CUDA: "not run: no CUDA device".
+        assert out.count("\nOn ") == len(tcdoc.scenarios(include_unavailable=True))
     elif name in [op.name for op in tcdoc.module_operations()]:
         op = tcdoc.get_module_operation(name)
         assert first.startswith(op.code + ":")
@@ -256,7 +297,7 @@ def test_explain_works_for_every_name(capsys: pytest.CaptureFixture[str], name: 
         assert all(question in out for question in tcdoc.MODULE_QUESTIONS.values()) or "raises" in out
     else:
         assert first == f"{name}: {tcdoc.get_scenario(name).summary}"
-        assert out.count("\ny = ") == len(tcdoc.operations())
+        assert out.count("\ny = ") == len(tcdoc.operations(include_unavailable=True))
 
 
 def test_explain_of_a_list_result_says_it_is_not_a_tensor(capsys: pytest.CaptureFixture[str]) -> None:

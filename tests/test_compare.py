@@ -78,6 +78,44 @@ def test_deepcopy_of_a_leaf_is_a_new_leaf_with_new_memory(make: Callable[[], tor
     assert not report.gradient_flows_to_source
 
 
+def leaf_from_operation() -> torch.Tensor:
+    with torch.no_grad():
+        return leaf() * 2
+
+
+@pytest.mark.parametrize("make", [leaf, non_leaf, no_grad, leaf_from_operation])
+def test_clone_under_no_grad_is_a_new_leaf_without_history(make: Callable[[], torch.Tensor]) -> None:
+    x = make()
+    with torch.no_grad():
+        y = x.clone()
+    report = tcdoc.compare(x, y)
+    assert (report.is_leaf, report.requires_grad, report.grad_fn) == (True, False, None)
+    assert not report.gradient_flows_to_source
+    assert not report.shares_storage
+    assert report.shares_version_counter is False
+
+
+@pytest.mark.parametrize("make", [leaf, non_leaf, no_grad, leaf_from_operation])
+def test_clone_under_inference_mode_is_an_inference_tensor(make: Callable[[], torch.Tensor]) -> None:
+    x = make()
+    with torch.inference_mode():
+        y = x.clone()
+    assert y.is_inference()
+    report = tcdoc.compare(x, y)
+    assert report.shares_version_counter is None  # y has no version counter
+    assert (report.requires_grad, report.grad_fn, report.gradient_flows_to_source) == (False, None, False)
+    assert report.keeps_inference is None  # x is not an inference tensor: nothing to keep
+
+
+def test_a_leaf_an_operation_made_deep_copies_as_a_leaf() -> None:
+    x = leaf_from_operation()
+    assert x.is_leaf
+    assert not x.requires_grad
+    report = tcdoc.compare(x, copy.deepcopy(x))
+    assert report.is_leaf
+    assert not report.shares_storage
+
+
 def test_deepcopy_of_a_non_leaf_raises() -> None:
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(non_leaf())

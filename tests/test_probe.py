@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import json
 import re
 import sys
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,14 +19,22 @@ import tcdoc
 from tcdoc._names import TENSOR_ONLY
 from tcdoc._probe import _plain
 
+# The grad modes, written here as torch spells them (not read from tcdoc).
+MODES: dict[str, Callable[[], contextlib.AbstractContextManager[object]]] = {
+    "enabled": torch.enable_grad,
+    "no_grad": torch.no_grad,
+    "inference_mode": torch.inference_mode,
+}
 CELLS = [(op.name, sc.name) for op in tcdoc.operations() for sc in tcdoc.scenarios()]
+MODE_CELLS = [(op, sc, mode) for op, sc in CELLS for mode in MODES]
 
 
-def fresh_result(operation: str, scenario: str) -> tuple[torch.Tensor, object]:
+def fresh_result(operation: str, scenario: str, grad_mode: str = "enabled") -> tuple[torch.Tensor, object]:
     source = tcdoc.get_scenario(scenario).build(torch.device("cpu"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # probe records them; test_probe_records_warnings checks
-        return source, tcdoc.get_operation(operation).apply(source)
+        with MODES[grad_mode]():
+            return source, tcdoc.get_operation(operation).apply(source)
 
 
 def writable(tensor: torch.Tensor) -> torch.Tensor:
@@ -62,19 +72,24 @@ def has_version_counter(tensor: torch.Tensor) -> bool:
     return True
 
 
-@pytest.mark.parametrize(("operation", "scenario"), CELLS)
-def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> None:
-    """Check the report against what the objects do when written to and differentiated."""
-    row = tcdoc.probe(operation, scenario)
+@pytest.mark.parametrize(("operation", "scenario", "grad_mode"), MODE_CELLS)
+def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str, grad_mode: str) -> None:
+    """Check the report against what the objects do when written to and differentiated.
+
+    The operation runs under each grad mode; the source is built outside it, and everything
+    checked afterwards is checked outside it too.
+    """
+    row = tcdoc.probe(operation, scenario, grad_mode=grad_mode)
+    assert row.grad_mode == grad_mode
     if row.error is not None:
         with pytest.raises(Exception) as raised:  # noqa: PT011 - the type is checked below
-            fresh_result(operation, scenario)
+            fresh_result(operation, scenario, grad_mode)
         assert type(raised.value).__name__ == row.error.type
         assert row.error.message == _plain(str(raised.value))  # words only: no colour codes, no addresses
         return
     report = row.properties
     assert report is not None  # it neither raised nor was left out
-    source, result = fresh_result(operation, scenario)
+    source, result = fresh_result(operation, scenario, grad_mode)
     assert report.new_object == (result is not source)
     assert report.result_type == type(result).__name__
 
@@ -88,13 +103,17 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> N
         assert all(report.as_dict()[field] is None for field in TENSOR_ONLY)
         return
     assert report.result_is_tensor
+    assert report.requires_grad == result.requires_grad
+    assert report.is_leaf == result.is_leaf
+    assert report.grad_fn == (None if result.grad_fn is None else type(result.grad_fn).__name__)
     assert report.same_dtype == (result.dtype == source.dtype)
     assert report.keeps_conj == (result.is_conj() if source.is_conj() else None)
     assert report.keeps_inference == (result.is_inference() if source.is_inference() else None)
 
     # Gradients: autograd itself says whether source is reachable from result.
-    if result.requires_grad and source.requires_grad and result is not source:
-        (grad,) = torch.autograd.grad(result.sum(), source, allow_unused=True)
+    total = result.sum() if result.requires_grad else None
+    if total is not None and total.requires_grad and source.requires_grad and result is not source:
+        (grad,) = torch.autograd.grad(total, source, allow_unused=True)
         assert report.gradient_flows_to_source == (grad is not None)
     elif result is not source:
         assert not report.gradient_flows_to_source
@@ -105,21 +124,15 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> N
     elif result is source:
         assert report.keeps_hooks  # the same object, with the same hooks (detach_() keeps them)
     elif result.requires_grad:
-        (grad,) = torch.autograd.grad((result * 1).sum(), result)
-        assert report.keeps_hooks == torch.equal(grad, torch.full_like(grad, 2.0))
+        # A view made under no_grad requires grad, yet a gradient goes to its base, not to it.
+        (grad,) = torch.autograd.grad((result * 1).sum(), result, allow_unused=True)
+        assert report.keeps_hooks == (grad is not None and torch.equal(grad, torch.full_like(grad, 2.0)))
     else:
         assert report.keeps_hooks is False  # no gradient ever reaches y, so no hook of y runs
 
-    # Version counter: an in-place change to source is or is not seen by result.
-    if not (has_version_counter(source) and has_version_counter(result)):
-        assert report.shares_version_counter is None
-    elif result is not source:
-        version = result._version
-        with torch.no_grad():
-            writable(source).mul_(1)
-        assert report.shares_version_counter == (result._version != version)
-
     # .grad and attributes: "does not apply" where the source has none; else the result has its own.
+    # Read before the writes below: after a write to x, the .grad of a view y made under no_grad
+    # can no longer be read.
     source_grad = source.grad if source.is_leaf else None
     if source_grad is None:
         assert report.copies_grad is None
@@ -135,6 +148,15 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str) -> N
         assert report.copies_attributes is None
     else:
         assert report.copies_attributes == all(hasattr(result, name) for name in vars(source))
+
+    # Version counter: an in-place change to source is or is not seen by result.
+    if not (has_version_counter(source) and has_version_counter(result)):
+        assert report.shares_version_counter is None
+    elif result is not source:
+        version = result._version
+        with torch.no_grad():
+            writable(source).mul_(1)
+        assert report.shares_version_counter == (result._version != version)
 
     # Memory: write through result and look for the change in source.
     before = values_of(source)
@@ -289,23 +311,39 @@ def test_error_messages_are_words_without_terminal_codes() -> None:
 # -- The matrix, its JSON and diff -----------------------------------------------------------
 
 
-def test_matrix_covers_every_operation_and_scenario() -> None:
+def test_matrix_covers_every_operation_scenario_and_grad_mode() -> None:
     m = tcdoc.matrix()
-    assert len(m.rows) == len(tcdoc.operations()) * len(tcdoc.scenarios())
+    ops, scenarios = tcdoc.operations(include_unavailable=True), tcdoc.scenarios(include_unavailable=True)
+    assert tcdoc.GRAD_MODES == ("enabled", "no_grad", "inference_mode")
+    assert len(m.rows) == len(ops) * len(scenarios) * 3
+    assert [(r.operation, r.scenario, r.grad_mode) for r in m.rows] == [
+        (op.name, sc.name, mode) for op in ops for sc in scenarios for mode in tcdoc.GRAD_MODES
+    ]
     assert m.environment.torch == torch.__version__
     assert m.get("clone", "no_grad").properties is not None
+    assert m.get("clone", "no_grad").grad_mode == "enabled"
+    assert m.get("clone", "no_grad", "inference_mode").grad_mode == "inference_mode"
     with pytest.raises(KeyError, match="no row for operation 'clone' on scenario 'nowhere'"):
         m.get("clone", "nowhere")
+    with pytest.raises(
+        ValueError, match="unknown grad mode 'off'; choose from: enabled, no_grad, inference_mode"
+    ):
+        m.get("clone", "no_grad", "off")
+    one = tcdoc.matrix(["clone"], ["no_grad"], grad_modes=["no_grad"])
+    with pytest.raises(KeyError, match="under grad mode 'enabled'"):
+        one.get("clone", "no_grad")
 
 
 def test_json_round_trip() -> None:
     m = tcdoc.matrix()
     text = json.dumps(m.to_json())
     data = json.loads(text)
-    assert data["schema"] == tcdoc.SCHEMA == 3
+    assert data["schema"] == tcdoc.SCHEMA == 4
     assert set(data) >= {"schema", "torch", "device", "rows", "modules"}
     assert len(data["modules"]) == len(tcdoc.module_operations())
-    assert set(data["rows"][0]) == {"operation", "scenario", "error", "not_run", "warnings", "properties"}
+    keys = {"operation", "scenario", "grad_mode", "error", "not_run", "warnings", "properties"}
+    assert all(set(row) == keys for row in data["rows"])
+    assert {row["grad_mode"] for row in data["rows"]} == {"enabled", "no_grad", "inference_mode"}
     assert tcdoc.Matrix.from_json(data) == m
 
 
@@ -335,7 +373,7 @@ def older(matrix: tcdoc.Matrix, schema: object) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("schema", [1, 2, 4, None, "3"])
+@pytest.mark.parametrize("schema", [1, 2, 3, 5, None, "4"])
 def test_only_the_current_schema_is_read(schema: object) -> None:
     data = older(tcdoc.matrix(["clone"], ["no_grad"]), schema)
     with pytest.raises(ValueError, match=rf"a matrix of schema {re.escape(repr(schema))} is not supported"):
@@ -350,7 +388,10 @@ def test_module_rows_round_trip_and_diff() -> None:
     assert row.properties is not None
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, same_tensors=7))
     new = dataclasses.replace(m, modules=(changed, m.modules[1]))
-    assert tcdoc.diff(m, new) == (tcdoc.CellChange("state_dict", "trained_model", "same_tensors", 0, 7),)
+    (change,) = tcdoc.diff(m, new)
+    assert change == tcdoc.CellChange("state_dict", "trained_model", "same_tensors", 0, 7)
+    assert change.grad_mode is None
+    assert change.where == "state_dict / trained_model / same_tensors"
     with pytest.raises(KeyError, match="no row for module operation 'nope'"):
         m.get_module("nope")
 
@@ -359,16 +400,30 @@ def test_module_rows_round_trip_and_diff() -> None:
     ("data", "message"),
     [
         ([], "a matrix must be a JSON object, got list"),
-        ({"schema": 4, "rows": []}, "a matrix of schema 4 is not supported: this tcdoc reads schema 3 only"),
-        ({"schema": 3, "rows": [], "modules": [{"operation": "x"}]}, "malformed module row"),
-        ({"schema": 3, "rows": []}, "a matrix needs a list of row objects under 'modules'"),
-        ({"schema": 3}, "a matrix needs a list of row objects"),
-        ({"schema": 3, "rows": [{"operation": "clone"}], "modules": []}, "malformed matrix row"),
+        ({"schema": 3, "rows": []}, "a matrix of schema 3 is not supported: this tcdoc reads schema 4 only"),
+        ({"schema": 4, "rows": [], "modules": [{"operation": "x"}]}, "malformed module row"),
+        ({"schema": 4, "rows": []}, "a matrix needs a list of row objects under 'modules'"),
+        ({"schema": 4}, "a matrix needs a list of row objects"),
+        ({"schema": 4, "rows": [{"operation": "clone"}], "modules": []}, "malformed matrix row"),
         (
-            {"schema": 3, "modules": [],
-             "rows": [{"operation": "a", "scenario": "b", "error": {"type": "E", "message": "m"},
+            {"schema": 4, "modules": [],
+             "rows": [{"operation": "a", "scenario": "b", "grad_mode": "enabled",
+                       "error": {"type": "E", "message": "m"},
                        "warnings": [], "properties": None, "not_run": {"reason": "r"}}]},
             "exactly one of 'properties', 'error' and 'not_run'",
+        ),
+        (
+            {"schema": 4, "modules": [],
+             "rows": [{"operation": "a", "scenario": "b", "error": {"type": "E", "message": "m"},
+                       "warnings": [], "properties": None, "not_run": None}]},
+            "malformed matrix row .*'grad_mode'",
+        ),
+        (
+            {"schema": 4, "modules": [],
+             "rows": [{"operation": "a", "scenario": "b", "grad_mode": "off",
+                       "error": {"type": "E", "message": "m"},
+                       "warnings": [], "properties": None, "not_run": None}]},
+            "malformed matrix row .*unknown grad mode 'off'",
         ),
     ],
 )  # fmt: skip
@@ -378,13 +433,15 @@ def test_from_json_rejects_malformed_data(data: Any, message: str) -> None:
 
 
 def test_diff_lists_changed_cells_only() -> None:
-    old = tcdoc.matrix(["clone", "detach"], ["no_grad", "non_leaf"])
+    old = tcdoc.matrix(["clone", "detach"], ["no_grad", "non_leaf"], grad_modes=["enabled"])
     assert tcdoc.diff(old, old) == ()
     row = old.get("detach", "no_grad")
     assert row.properties is not None
     changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, shares_storage=False))
     new = dataclasses.replace(old, rows=tuple(changed if r is row else r for r in old.rows))
-    assert tcdoc.diff(old, new) == (tcdoc.CellChange("detach", "no_grad", "shares_storage", True, False),)
+    assert tcdoc.diff(old, new) == (
+        tcdoc.CellChange("detach", "no_grad", "shares_storage", True, False, "enabled"),
+    )
     fewer = dataclasses.replace(old, rows=old.rows[1:])
     (change,) = tcdoc.diff(old, fewer)
     assert (change.operation, change.field, change.old, change.new) == ("clone", "row", "present", None)
@@ -397,11 +454,13 @@ def replace_outcome(matrix: tcdoc.Matrix, operation: str, scenario: str, outcome
 
 
 def test_a_cell_that_starts_or_stops_raising_is_one_change() -> None:
-    old = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"])
+    old = tcdoc.matrix(["clone", "deepcopy"], ["no_grad", "non_leaf"], grad_modes=["enabled"])
     error = tcdoc.ErrorInfo("RuntimeError", "no more clones")
     new = replace_outcome(old, "clone", "no_grad", error)
     assert tcdoc.diff(old, new) == (
-        tcdoc.CellChange("clone", "no_grad", "outcome", "measured", "raises RuntimeError: no more clones"),
+        tcdoc.CellChange(
+            "clone", "no_grad", "outcome", "measured", "raises RuntimeError: no more clones", "enabled"
+        ),
     )
     assert [c.field for c in tcdoc.diff(new, old)] == ["outcome"]
     reworded = replace_outcome(old, "deepcopy", "non_leaf", tcdoc.ErrorInfo("RuntimeError", "other words"))
@@ -410,10 +469,12 @@ def test_a_cell_that_starts_or_stops_raising_is_one_change() -> None:
 
 
 def test_a_cell_not_run_is_one_change_not_one_per_field() -> None:
-    old = tcdoc.matrix(["numpy_roundtrip"], ["no_grad", "leaf_requires_grad"])
+    old = tcdoc.matrix(["numpy_roundtrip"], ["no_grad", "leaf_requires_grad"], grad_modes=["enabled"])
     new = replace_outcome(old, "numpy_roundtrip", "no_grad", tcdoc.NotRun("needs numpy"))
     assert tcdoc.diff(old, new) == (
-        tcdoc.CellChange("numpy_roundtrip", "no_grad", "outcome", "measured", "not run: needs numpy"),
+        tcdoc.CellChange(
+            "numpy_roundtrip", "no_grad", "outcome", "measured", "not run: needs numpy", "enabled"
+        ),
     )
 
 
@@ -423,7 +484,7 @@ def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch: pytest.
     assert row.outcome == tcdoc.NotRun("needs numpy")
     assert (row.properties, row.error, row.warnings) == (None, None, ())
     assert str(row.not_run) == "not run: needs numpy"
-    data = tcdoc.matrix(["numpy_roundtrip", "clone"], ["no_grad"]).to_json()
+    data = tcdoc.matrix(["numpy_roundtrip", "clone"], ["no_grad"], grad_modes=["enabled"]).to_json()
     assert data["rows"][0]["not_run"] == {"reason": "needs numpy"}
     assert data["rows"][0]["error"] is None
     assert data["rows"][1]["not_run"] is None
@@ -433,3 +494,161 @@ def test_a_missing_optional_package_is_not_run_not_an_error(monkeypatch: pytest.
 def test_operations_that_need_a_package_say_so() -> None:
     needing = {op.name: op.needs for op in tcdoc.operations(include_unavailable=True) if op.needs}
     assert needing == {"numpy_roundtrip": ("numpy",), "numpy_direct": ("numpy",)}
+
+
+# -- Grad modes, the leaf an operation made, CUDA rows, warnings per cell --------------------
+
+
+def test_grad_mode_changes_what_clone_makes() -> None:
+    """Independent snippets: the same clone of a leaf that requires grad, under each mode."""
+    x = torch.ones(2, 3).requires_grad_()
+    made = {}
+    for mode, enter in MODES.items():
+        with enter():
+            made[mode] = x.clone()
+    for mode, y in made.items():
+        report = tcdoc.probe("clone", "leaf_requires_grad", grad_mode=mode).properties
+        assert report is not None
+        assert (report.is_leaf, report.requires_grad) == (y.is_leaf, y.requires_grad), mode
+        assert report.grad_fn == (None if y.grad_fn is None else type(y.grad_fn).__name__), mode
+        # An inference tensor has no version counter: the field is n/a where y is one.
+        assert (report.shares_version_counter is None) == y.is_inference(), mode
+    assert made["enabled"].grad_fn is not None
+    assert not made["no_grad"].requires_grad
+    assert made["inference_mode"].is_inference()
+
+
+def test_probe_builds_the_source_outside_the_callers_grad_mode() -> None:
+    expected = tcdoc.probe("clone", "non_leaf")
+    with torch.no_grad():
+        assert tcdoc.probe("clone", "non_leaf") == expected
+        assert torch.is_grad_enabled() is False  # the caller's mode is back afterwards
+    with torch.inference_mode():
+        assert tcdoc.probe("clone", "non_leaf") == expected
+        assert torch.is_inference_mode_enabled()
+
+
+@pytest.mark.parametrize("grad_mode", ["off", "No_Grad", ""])
+def test_an_unknown_grad_mode_is_a_clear_error(grad_mode: str) -> None:
+    message = f"unknown grad mode {grad_mode!r}; choose from: enabled, no_grad, inference_mode"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tcdoc.probe("clone", "no_grad", grad_mode=grad_mode)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        tcdoc.matrix(["clone"], ["no_grad"], grad_modes=[grad_mode])
+    with pytest.raises(TypeError, match="not a single string"):
+        tcdoc.matrix(["clone"], ["no_grad"], grad_modes="no_grad")
+
+
+def test_leaf_from_operation_is_made_by_an_operation_yet_a_leaf() -> None:
+    base = torch.ones(2, 3, requires_grad=True)
+    with torch.no_grad():
+        x = base * 2
+    copied = copy.deepcopy(x)  # fine: deepcopy refuses only tensors that are not leaves
+    source = tcdoc.get_scenario("leaf_from_operation").build(torch.device("cpu"))
+    assert (source.is_leaf, source.requires_grad, source.grad_fn) == (x.is_leaf, x.requires_grad, None)
+    assert source._base is None
+    deep = tcdoc.probe("deepcopy", "leaf_from_operation")
+    assert deep.error is None
+    assert deep.properties is not None
+    assert deep.properties.is_leaf == copied.is_leaf
+    assert tcdoc.probe("deepcopy", "non_leaf").error is not None  # "not a leaf" is what refuses
+
+
+def test_a_matrix_without_cuda_has_cuda_rows_not_run() -> None:
+    m = tcdoc.matrix(["clone", "cuda"], ["no_grad", "cuda"], grad_modes=["enabled", "no_grad"])
+    assert len(m.rows) == 8
+    for row in m.rows:
+        needs_cuda = "cuda" in (row.operation, row.scenario)
+        if needs_cuda and not torch.cuda.is_available():
+            assert row.outcome == tcdoc.NotRun("no CUDA device"), row
+            assert str(row.outcome) == "not run: no CUDA device"
+        else:
+            assert row.properties is not None, row
+    full = tcdoc.matrix(grad_modes=["enabled"])
+    names = {(r.operation, r.scenario) for r in full.rows}
+    assert ("to_cuda", "no_grad") in names
+    assert ("clone", "cuda") in names
+    assert tcdoc.Matrix.from_json(json.loads(json.dumps(m.to_json()))) == m
+
+
+CASTING = "Casting complex values to real discards the imaginary part"
+
+
+def test_a_cell_alone_warns_as_it_does_in_the_full_matrix() -> None:
+    """torch warns of a complex cast once per process; each cell must report its own warning."""
+    conversions = [op.name for op in tcdoc.operations() if op.family == "conversions"]
+    m = tcdoc.matrix(conversions, ["conj"])
+    for name in ("to_float64", "float", "double", "type_float32"):
+        row = m.get(name, "conj")
+        alone = tcdoc.probe(name, "conj")
+        assert [str(w) for w in row.warnings] == [str(w) for w in alone.warnings], name
+        assert any(CASTING in w.message for w in row.warnings), name
+    # The same cell again, in the same process, still warns.
+    assert any(CASTING in w.message for w in tcdoc.probe("float", "conj").warnings)
+
+
+def test_measuring_restores_torchs_settings_even_on_error() -> None:
+    def broken(device: torch.device) -> torch.Tensor:
+        assert torch.is_warn_always_enabled()
+        raise KeyboardInterrupt  # not the operation's error: it must pass through the probe
+
+    threads = torch.get_num_threads()
+    assert not torch.is_warn_always_enabled()
+    with pytest.raises(KeyboardInterrupt):
+        tcdoc.probe("clone", tcdoc.Scenario("broken", "raises while built", broken))
+    assert not torch.is_warn_always_enabled()
+    assert torch.get_num_threads() == threads
+    tcdoc.matrix(["clone", "state_dict"], ["no_grad"])
+    assert not torch.is_warn_always_enabled()
+    assert torch.get_num_threads() == threads
+
+
+def test_diff_compares_like_with_like_and_names_the_grad_mode() -> None:
+    old = tcdoc.matrix(["clone"], ["leaf_requires_grad"])
+    assert tcdoc.diff(old, old) == ()
+    row = old.get("clone", "leaf_requires_grad", "no_grad")
+    assert row.properties is not None
+    changed = dataclasses.replace(row, outcome=dataclasses.replace(row.properties, is_leaf=False))
+    new = dataclasses.replace(old, rows=tuple(changed if r is row else r for r in old.rows))
+    (change,) = tcdoc.diff(old, new)
+    assert change == tcdoc.CellChange("clone", "leaf_requires_grad", "is_leaf", True, False, "no_grad")
+    assert change.where == "clone / leaf_requires_grad / no_grad / is_leaf"
+    # The rows in another order still pair by grad mode: no change.
+    assert tcdoc.diff(old, dataclasses.replace(old, rows=old.rows[::-1])) == ()
+    # A matrix of one mode against one of three: the other two modes' rows are in one only.
+    enabled = tcdoc.matrix(["clone"], ["leaf_requires_grad"], grad_modes=["enabled"])
+    assert {(c.grad_mode, c.field) for c in tcdoc.diff(enabled, old)} == {
+        ("no_grad", "row"),
+        ("inference_mode", "row"),
+    }
+
+
+def test_grad_mode_changes_lists_what_differs_between_modes() -> None:
+    from tcdoc._diff import grad_mode_changes
+
+    m = tcdoc.matrix([op.name for op in tcdoc.operations() if op.family == "copies"] + ["view"])
+    changes = grad_mode_changes(m, "copies")
+    assert changes
+    assert {op for op, _, _ in changes} <= {op.name for op in tcdoc.operations() if op.family == "copies"}
+    assert len(set(changes)) == len(changes)
+    # Independent snippet: x.clone() of a leaf that requires grad is a leaf only under no_grad.
+    x = torch.ones(2).requires_grad_()
+    with torch.no_grad():
+        made_under_no_grad = x.clone()
+    assert x.clone().is_leaf != made_under_no_grad.is_leaf
+    assert ("clone", "leaf_requires_grad", "is_leaf") in changes
+    # And x.detach() of a plain tensor shares its memory in every mode: never listed.
+    plain = torch.ones(2)
+    for enter in MODES.values():
+        with enter():
+            assert plain.detach().data_ptr() == plain.data_ptr()
+    assert ("detach", "no_grad", "shares_storage") not in changes
+    for op, scenario, field in changes:
+        rows = [m.get(op, scenario, mode) for mode in tcdoc.GRAD_MODES]
+        if field in tcdoc.Comparison.__dataclass_fields__:
+            values = {None if r.properties is None else r.properties.as_dict()[field] for r in rows}
+            assert len(values) > 1, (op, scenario, field)
+    assert all(op == "view" for op, _, _ in grad_mode_changes(m, "views"))
+    assert grad_mode_changes(tcdoc.matrix(["clone"], ["leaf_requires_grad"], grad_modes=["enabled"])) == ()
+    with pytest.raises(ValueError, match="unknown family 'misc'"):
+        grad_mode_changes(m, "misc")

@@ -30,9 +30,9 @@ def independent(method: str, kind: str, passed: str) -> bool:
         tensor.share_memory_()  # type: ignore[no-untyped-call]
     queue = context.Queue()
     if passed == "argument":
-        worker = context.Process(target=exec, args=("t.add_(1)", {"t": tensor}))
+        worker = context.Process(target=exec, args=("t.add_(1)", {"t": tensor}))  # type: ignore[attr-defined]
     else:
-        worker = context.Process(target=exec, args=("q.get().add_(1)", {"q": queue}))
+        worker = context.Process(target=exec, args=("q.get().add_(1)", {"q": queue}))  # type: ignore[attr-defined]
     worker.start()
     if passed == "queue":
         queue.put(tensor)
@@ -126,7 +126,7 @@ class Spy:
             self.started.append(process)
             return process
 
-        monkeypatch.setattr(processes.subprocess, "Popen", popen)
+        monkeypatch.setattr(subprocess, "Popen", popen)
 
 
 def group_alive(pgid: int) -> bool:

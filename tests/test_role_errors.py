@@ -23,7 +23,8 @@ def error_lines(warnings: str) -> dict[int, str]:
 def test_a_bad_role_names_its_file_and_line_and_stays_on_the_page(app: SphinxTestApp) -> None:
     app.build()
     errors = error_lines(app.warning.getvalue())
-    assert sorted(errors) == [4, 6, 8, 10, 12]
+    assert sorted(errors) == [4, 6, 8, 10, 12, 14]
+    assert errors[14].startswith("tcdoc-fact 'clone/no_grad/is_leaf/off': unknown grad mode 'off'")
     assert errors[4].startswith("tcdoc-fact 'clone/no_grad/colour': no field 'colour'")
     assert errors[6].startswith("tcdoc-fact wants op/scenario/field")
     assert errors[12].startswith("tcdoc-env: unknown field 'colour'")
@@ -35,6 +36,7 @@ def test_a_bad_role_names_its_file_and_line_and_stays_on_the_page(app: SphinxTes
         ":tcdoc-fact:`clone_deep/no_grad/shares_storage`",
         ":tcdoc-fact:`clone/nowhere/shares_storage`",
         ":tcdoc-env:`colour`",
+        ":tcdoc-fact:`clone/no_grad/is_leaf/off`",
     ]
     # Each problematic node links to its system message, as Sphinx's own roles do.
     for node in doctree.findall(nodes.problematic):

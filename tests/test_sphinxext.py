@@ -74,6 +74,13 @@ def external_links(doctree: nodes.Node) -> dict[str, str]:
     }
 
 
+def _measured(operation: str, scenario: str, grad_mode: str = "enabled") -> tcdoc.Comparison:
+    """What ``operation`` measured on ``scenario``, which must neither raise nor be left out."""
+    report = tcdoc.probe(operation, scenario, grad_mode=grad_mode).properties
+    assert report is not None
+    return report
+
+
 # -- The fact directives and roles ---------------------------------------------------------------
 
 
@@ -166,7 +173,10 @@ def test_roles_show_single_facts(app: SphinxTestApp) -> None:
         error.type,
         str(error),
         "; ".join(map(str, warnings)),
+        str(_measured("clone", "leaf_requires_grad").is_leaf),
+        str(_measured("clone", "leaf_requires_grad", "no_grad").is_leaf),
     ]
+    assert facts[-2:] == ["False", "True"]  # the default mode's value, then no_grad's
     (torch_version,) = with_class(doctree, nodes.literal, "tcdoc-env")
     assert torch_version.astext() == tcdoc.environment().torch == torch.__version__
 
@@ -193,7 +203,8 @@ def test_unknown_facts_are_build_errors(app: SphinxTestApp) -> None:
     assert "tcdoc-fact 'clone_deep/no_grad/shares_storage': unknown operation 'clone_deep'" in warnings
     assert "tcdoc-fact 'clone/nowhere/shares_storage'" in warnings
     assert "tcdoc-env: unknown field 'colour'" in warnings
-    assert warnings.count("ERROR") == 5
+    assert "tcdoc-fact 'clone/no_grad/is_leaf/off': unknown grad mode 'off'" in warnings
+    assert warnings.count("ERROR") == 6
     doctree = app.env.get_doctree("index")
     assert not with_class(doctree, nodes.literal, "tcdoc-fact")
     assert not with_class(doctree, nodes.literal, "tcdoc-env")

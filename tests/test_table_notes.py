@@ -48,7 +48,7 @@ def torch_says() -> dict[str, str]:
     non_leaf = leaf * 2
     channels_last = torch.ones(2, 3, 4, 5).to(memory_format=torch.channels_last)
     hooked = torch.ones(3, requires_grad=True)
-    hooked.register_hook(_double_the_gradient)
+    hooked.register_hook(_double_the_gradient)  # type: ignore[no-untyped-call]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         copy.copy(hooked)

@@ -30,7 +30,7 @@ tcdoc.environment("cuda")
 # A few operations on a CPU leaf (``leaf_requires_grad``) and on the same leaf built on the
 # GPU (``cuda``), answered in words.
 names = ["cuda", "to_cuda", "cpu", "clone", "detach", "deepcopy", "detach_clone"]
-result = tcdoc.matrix(names, ["leaf_requires_grad", "cuda"])
+result = tcdoc.matrix(names, ["leaf_requires_grad", "cuda"], grad_modes=["enabled"])
 for row in result.rows:
     code = tcdoc.get_operation(row.operation).code
     if row.properties is None:

@@ -1,4 +1,4 @@
-"""The fact roles: ``{tcdoc-fact}`op/scenario/field``` and ``{tcdoc-env}`torch```.
+"""The fact roles: ``{tcdoc-fact}`op/scenario/field[/grad_mode]``` and ``{tcdoc-env}`torch```.
 
 A role that cannot render its value reports an error with the page and line, and leaves its
 text in the page as a problematic node, as Sphinx's own roles do.
@@ -11,6 +11,7 @@ from sphinx.util.docutils import SphinxRole
 
 import tcdoc
 from tcdoc._names import (
+    GRAD_MODES,
     LABELS,
     MODULE_LABELS,
     MODULE_NOT_APPLICABLE,
@@ -38,6 +39,10 @@ class _FactsRole(SphinxRole):
 class FactRole(_FactsRole):
     """``{tcdoc-fact}`op/scenario/field``: one measured value, shown as code.
 
+    An optional fourth part names the grad mode the operation ran under, one of
+    :data:`tcdoc.GRAD_MODES` (``clone/leaf_requires_grad/is_leaf/no_grad``); without it, the
+    value is the default mode's, ``enabled``.
+
     ``field`` is a :class:`tcdoc.Comparison` field, ``error`` or ``error.type`` (a build error
     where the operation did not raise: the sentence around it says that it does), or
     ``warning``; the error and each warning show exactly as torch printed them (a
@@ -49,10 +54,15 @@ class FactRole(_FactsRole):
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         parts = self.text.split("/")
-        if len(parts) != 3:
-            return self.problem(f"tcdoc-fact wants op/scenario/field, got {self.text!r}")
-        operation, scenario, field = parts
+        if len(parts) not in (3, 4):
+            return self.problem(
+                f"tcdoc-fact wants op/scenario/field, got {self.text!r} (or op/scenario/field/grad_mode)"
+            )
+        operation, scenario, field = parts[:3]
+        grad_mode = parts[3] if len(parts) == 4 else GRAD_MODES[0]
         module = operation in MODULE_OPERATION_NAMES
+        if module and len(parts) == 4:
+            return self.problem(f"tcdoc-fact {self.text!r}: a module-level operation has no grad mode")
         labels = MODULE_LABELS if module else LABELS
         try:
             if module:
@@ -60,7 +70,7 @@ class FactRole(_FactsRole):
                     raise ValueError(f"a module-level operation's scenario is {MODULE_SCENARIO!r}")
                 result: tcdoc.ProbeResult | tcdoc.ModuleResult = build_matrix(self.env).get_module(operation)
             else:
-                result = build_matrix(self.env).get(tcdoc.get_operation(operation).name, scenario)
+                result = build_matrix(self.env).get(tcdoc.get_operation(operation).name, scenario, grad_mode)
         except (KeyError, ValueError) as exc:
             return self.problem(f"tcdoc-fact {self.text!r}: {exc}")
         known = field in ("error", "error.type", "warning") or field in labels
