@@ -194,8 +194,8 @@ def _unknown(name: str, what: str) -> _UsageError:
     return _UsageError("\n".join(lines))
 
 
-def _check_names(names: Iterable[str] | None, option: str, kinds: Sequence[str]) -> None:
-    """Refuse a name given to ``option`` that is none of ``kinds``, saying where it belongs."""
+def _check_names(names: Iterable[str] | None, kinds: Sequence[str]) -> None:
+    """Refuse a name that is none of ``kinds``, saying where it belongs if it is a name at all."""
     for name in names or ():
         found = _kinds_of(name)
         if any(kind in kinds for kind in found):
@@ -225,8 +225,8 @@ def _take_module_scenario(args: argparse.Namespace) -> None:
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    _check_names(args.op, "--op", ("operation", "module-level operation"))
-    _check_names(args.scenario, "--scenario", ("scenario",))
+    _check_names(args.op, ("operation", "module-level operation"))
+    _check_names(args.scenario, ("scenario",))
     _take_module_scenario(args)
     result = _guard(lambda: tcdoc.matrix(args.op, args.scenario, args.device))
     if args.json:
@@ -456,7 +456,8 @@ def _malformed(data: object) -> str | None:
                     if isinstance(cause, KeyError):
                         problem = f"the field {cause.args[0]!r} is missing"
             if problem is not None:
-                cell = " / ".join(str(row[k]) for k in ("operation", "scenario") if isinstance(row.get(k), str))
+                named = (row.get(part) for part in ("operation", "scenario"))
+                cell = " / ".join(name for name in named if isinstance(name, str))
                 return f"malformed {key}[{index}]{f' ({cell})' if cell else ''}: {problem}"
     return None
 
@@ -515,7 +516,7 @@ _JSON_NAMES: dict[type[Any], str] = {
 
 
 def _json_types(hint: object) -> tuple[type[Any], ...] | None:
-    """The plain types that a field typed ``hint`` holds (``bool | None``), or ``None`` if not plain."""
+    """Return the plain types that a field typed ``hint`` holds (``bool | None``); ``None`` if not plain."""
     options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     if all(option in _JSON_NAMES for option in options):
         return tuple(typing.cast("type[Any]", option) for option in options)

@@ -107,7 +107,9 @@ def test_an_unknown_name_gets_the_closest_names_and_every_name_by_kind(
 def test_a_name_of_the_wrong_kind_says_where_it_belongs(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "matrix", "--op", "sparse")
     assert (status, out) == (2, "")
-    assert err == "tcdoc matrix: error: 'sparse' is a scenario, not an operation: name it with --scenario sparse\n"
+    assert err == (
+        "tcdoc matrix: error: 'sparse' is a scenario, not an operation: name it with --scenario sparse\n"
+    )
     _, _, err = run(capsys, "matrix", "--scenario", "state_dict")
     assert err == (
         "tcdoc matrix: error: 'state_dict' is a module-level operation, not a scenario: "
@@ -283,7 +285,7 @@ def tcdoc_json(argv: list[str]) -> str:
     return done.stdout
 
 
-@pytest.mark.skipif(shutil.which("bash") is None or shutil.which("head") is None, reason="needs bash and head")
+@pytest.mark.skipif(not (shutil.which("bash") and shutil.which("head")), reason="needs bash and head")
 def test_matrix_into_head_passes_under_pipefail() -> None:
     # The whole table is over 64 KiB, more than a pipe holds: head is gone before the rest is written.
     script = f"set -o pipefail; {sys.executable} -m tcdoc matrix | head -1"
@@ -341,7 +343,8 @@ def test_diff_rejects_bad_files_without_a_traceback(
         ),
         (
             lambda d: d["rows"][0].update(warnings=[{"category": "UserWarning"}]),
-            "malformed rows[0] (clone / leaf_requires_grad): in 'warnings[0]', the field 'message' is missing",
+            "malformed rows[0] (clone / leaf_requires_grad): "
+            "in 'warnings[0]', the field 'message' is missing",
         ),
         (
             lambda d: d["rows"][0].update(properties=[1, 2]),
@@ -448,7 +451,7 @@ def test_a_name_repeated_is_taken_once_where_it_first_came(capsys: pytest.Captur
     argv += ["--scenario", "no_grad", "--scenario", "non_leaf", "--scenario", "no_grad"]
     data = write_matrix_data(capsys, *argv)
     cells = [(row["operation"], row["scenario"]) for row in data["rows"]]
-    assert cells == [("detach", "no_grad"), ("detach", "non_leaf"), ("clone", "no_grad"), ("clone", "non_leaf")]
+    assert cells == [(op, scenario) for op in ("detach", "clone") for scenario in ("no_grad", "non_leaf")]
     assert [row["operation"] for row in data["modules"]] == ["state_dict"]
 
 

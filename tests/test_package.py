@@ -29,7 +29,8 @@ def imports_torch(code: str) -> bool:
         "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--version'])\nexcept SystemExit:\n    pass",
         "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--help'])\nexcept SystemExit:\n    pass",
         "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['explain', '--help'])\nexcept SystemExit:\n    pass",
-        "import tcdoc.cli\nassert tcdoc.cli.main(['explain', 'spars']) == 2",  # an unknown name, and its near ones
+        # An unknown name, with the names near it:
+        "import tcdoc.cli\nassert tcdoc.cli.main(['explain', 'spars']) == 2",
     ],
 )
 def test_tools_that_need_no_measurement_do_not_import_torch(code: str) -> None:
