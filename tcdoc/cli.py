@@ -64,19 +64,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return result
     except _UsageError as exc:
-        print(f"{command}: error: {exc}", file=sys.stderr)
+        try:
+            print(f"{command}: error: {exc}", file=sys.stderr, flush=True)
+        except BrokenPipeError:  # tcdoc ... 2>&1 | head -1: the status still says what went wrong
+            _silence(sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:
-        _silence_stdout()
+        _silence(sys.stdout)
         return 0
 
 
-def _silence_stdout() -> None:
-    """Point stdout at the null device, so that flushing it at exit cannot fail again."""
+def _silence(stream: typing.TextIO) -> None:
+    """Point a stream at the null device, so that flushing it at exit cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a real file (captured in tests, say)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError):  # the stream is not a real file (captured in tests, say)
         pass
 
 

@@ -278,6 +278,17 @@ def test_every_command_into_a_closed_pipe_exits_0_quietly(tmp_path: Path, argv: 
     assert done.returncode == 0  # the reader had all it wanted: nothing failed
 
 
+def test_an_error_into_a_closed_pipe_still_exits_2() -> None:
+    # Like `tcdoc explain spars 2>&1 | head -1`: the message cannot be written, the status says it.
+    with subprocess.Popen([sys.executable, "-c", "pass"], stdin=subprocess.PIPE) as gone:
+        gone.wait()
+        command = [sys.executable, "-m", "tcdoc", "explain", "spars"]
+        done = subprocess.run(
+            command, stdin=subprocess.DEVNULL, stdout=gone.stdin, stderr=gone.stdin, check=False
+        )
+    assert done.returncode == 2
+
+
 def tcdoc_json(argv: list[str]) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "tcdoc", "matrix", "--json", *argv], capture_output=True, text=True, check=True
