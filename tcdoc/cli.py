@@ -67,18 +67,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             print(f"{command}: error: {exc}", file=sys.stderr, flush=True)
         except BrokenPipeError:  # tcdoc ... 2>&1 | head -1: the status still says what went wrong
-            _silence(sys.stderr)
+            _silence("stderr")
         return USAGE_ERROR
     except BrokenPipeError:
-        _silence(sys.stdout)
+        _silence("stdout")
         return 0
 
 
-def _silence(stream: typing.TextIO) -> None:
-    """Point a stream at the null device, so that flushing it at exit cannot fail again."""
+def _silence(name: str) -> None:
+    """Point ``sys.stdout`` or ``sys.stderr`` (``name``) at the null device: flushing cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
+        os.dup2(devnull, getattr(sys, name).fileno())
     except (OSError, ValueError):  # the stream is not a real file (captured in tests, say)
         pass
 
@@ -536,7 +536,7 @@ def _is_of(value: object, expected: tuple[type[Any], ...]) -> bool:
 
 
 def _json_type(value: object) -> str:
-    """Name the JSON type of a value read by :func:`json.loads`, as a message to a reader says it."""
+    """Name the JSON type of a value read by ``json.loads``, as a message to a reader says it."""
     if value is None:
         return "null"
     if isinstance(value, bool):
