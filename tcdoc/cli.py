@@ -6,12 +6,17 @@ Run ``tcdoc --help`` (or ``python -m tcdoc --help``) for the sub-commands.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import textwrap
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import tcdoc
 from tcdoc._cells import cell
@@ -20,6 +25,7 @@ from tcdoc._names import (
     MODULE_LABELS,
     MODULE_NOT_APPLICABLE,
     MODULE_OPERATION_NAMES,
+    MODULE_SCENARIO,
     MODULE_SCENARIO_SUMMARY,
     NOT_APPLICABLE,
     OPERATION_NAMES,
@@ -34,36 +40,47 @@ __all__ = ["main"]
 USAGE_ERROR = 2
 
 
+DIFFERENT = 1
+"""The exit status of ``tcdoc diff`` where the two matrices differ (``diff``'s own)."""
+
+
 class _UsageError(Exception):
-    """A bad argument from the user: reported in one line with exit status 2."""
+    """A bad argument from the user: reported on stderr with exit status 2."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status.
 
-    Output to a pipe that closes early (``tcdoc diff a.json b.json | head``) ends the command
-    quietly, with exit status 1 and no traceback.
+    0 where the command did what was asked, 1 where ``tcdoc diff`` found differences (as
+    ``diff`` does), 2 for a bad argument or file. Output to a pipe that closes early
+    (``tcdoc matrix | head -1``) ends the command quietly, with exit status 0 and no traceback:
+    the reader has all it asked for.
     """
     parser = _parser()
-    args = parser.parse_args(argv)
+    command = "tcdoc"
     try:
+        args = parser.parse_args(argv)  # --help writes here, and may meet a closed pipe too
+        command = f"tcdoc {args.command}"
         result: int = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return result
     except _UsageError as exc:
-        print(f"tcdoc {args.command}: error: {exc}", file=sys.stderr)
+        try:
+            print(f"{command}: error: {exc}", file=sys.stderr, flush=True)
+        except BrokenPipeError:  # tcdoc ... 2>&1 | head -1: the status still says what went wrong
+            _silence("stderr")
         return USAGE_ERROR
     except BrokenPipeError:
-        _silence_stdout()
-        return 1
+        _silence("stdout")
+        return 0
 
 
-def _silence_stdout() -> None:
-    """Point stdout at the null device, so that flushing it at exit cannot fail again."""
+def _silence(name: str) -> None:
+    """Point ``sys.stdout`` or ``sys.stderr`` (``name``) at the null device: flushing cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a real file (captured in tests, say)
+        os.dup2(devnull, getattr(sys, name).fileno())
+    except (OSError, ValueError):  # the stream is not a real file (captured in tests, say)
         pass
 
 
@@ -82,9 +99,14 @@ def _parser() -> argparse.ArgumentParser:
         help="print JSON instead of a table (its 'schema' key numbers the layout)",
     )
     matrix.add_argument(
-        "--op", action="append", metavar="NAME", help="an operation, or a module-level one (repeatable)"
+        "--op", action=_AppendOnce, metavar="NAME", help="an operation, or a module-level one (repeatable)"
     )
-    matrix.add_argument("--scenario", action="append", metavar="NAME", help="a scenario (repeatable)")
+    matrix.add_argument(
+        "--scenario",
+        action=_AppendOnce,
+        metavar="NAME",
+        help=f"a scenario, or {MODULE_SCENARIO} for the module-level operations (repeatable)",
+    )
     matrix.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
     matrix.add_argument(
         "--grad-mode",
@@ -99,7 +121,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain.add_argument(
         "name",
-        help="an operation (detach_clone), a module-level operation (state_dict) or a scenario (sparse)",
+        help=(
+            "an operation (detach_clone): it on every scenario; a module-level operation (state_dict): "
+            "its row; a scenario (sparse): every operation on it; "
+            f"{MODULE_SCENARIO}: every module-level operation"
+        ),
     )
     explain.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
     explain.add_argument(
@@ -132,7 +158,92 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _AppendOnce(argparse.Action):
+    """Like ``action="append"``, but a value given twice is taken once, where it first came."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        taken = list(getattr(namespace, self.dest) or [])
+        if values not in taken:
+            taken.append(values)
+        setattr(namespace, self.dest, taken)
+
+
+# -- Names ----------------------------------------------------------------------------------
+
+_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "operation": ("operations", OPERATION_NAMES),
+    "module-level operation": ("module-level operations", MODULE_OPERATION_NAMES),
+    "scenario": ("scenarios", (*SCENARIO_NAMES, MODULE_SCENARIO)),
+}
+"""Each kind of name the command takes: its plural, and its names (torch-free, CUDA ones included)."""
+
+_ARTICLES = {"operation": "an", "module-level operation": "a", "scenario": "a"}
+
+
+def _kinds_of(name: str) -> list[str]:
+    """Return the kinds of name that ``name`` is (``"cuda"`` is an operation and a scenario)."""
+    return [kind for kind, (_, names) in _KINDS.items() if name in names]
+
+
+def _unknown(name: str, what: str) -> _UsageError:
+    """Return the error for a name that is no ``what``: the closest names, then every name by kind.
+
+    >>> print(_unknown("spars", "name"))  # doctest: +ELLIPSIS
+    unknown name 'spars'
+    did you mean: sparse (a scenario)
+    operations: clone, ...
+    """
+    everything = list(dict.fromkeys(n for _, names in _KINDS.values() for n in names))
+    lines = [f"unknown {what} {name!r}"]
+    close = difflib.get_close_matches(name, everything, n=3)
+    if close:
+        labelled = (f"{n} ({', '.join(f'{_ARTICLES[k]} {k}' for k in _kinds_of(n))})" for n in close)
+        lines.append(f"did you mean: {', '.join(labelled)}")
+    for plural, names in _KINDS.values():
+        lines.append(textwrap.fill(f"{plural}: {', '.join(names)}", width=100, subsequent_indent="  "))
+    return _UsageError("\n".join(lines))
+
+
+def _check_names(names: Iterable[str] | None, kinds: Sequence[str]) -> None:
+    """Refuse a name that is none of ``kinds``, saying where it belongs if it is a name at all."""
+    for name in names or ():
+        found = _kinds_of(name)
+        if any(kind in kinds for kind in found):
+            continue
+        if found:
+            where = {"scenario": "--scenario"}.get(found[0], "--op")
+            raise _UsageError(
+                f"{name!r} is {_ARTICLES[found[0]]} {found[0]}, not {_ARTICLES[kinds[0]]} {kinds[0]}: "
+                f"name it with {where} {name}"
+            )
+        raise _unknown(name, kinds[0])
+
+
+def _take_module_scenario(args: argparse.Namespace) -> None:
+    """Turn ``--scenario`` into what :func:`tcdoc.matrix` takes: the module-level rows are its own.
+
+    With no ``--op``, the module-level operations are shown unless ``--scenario`` names tensor
+    scenarios only; :data:`MODULE_SCENARIO` among them asks for the module-level rows.
+    """
+    if args.scenario is None:
+        return
+    scenarios = [name for name in args.scenario if name != MODULE_SCENARIO]
+    modules_too = len(scenarios) < len(args.scenario)
+    if args.op is None and not modules_too:
+        args.op = [op.name for op in tcdoc.operations()]  # every tensor operation, no module rows
+    args.scenario = scenarios
+
+
 def _matrix(args: argparse.Namespace) -> int:
+    _check_names(args.op, ("operation", "module-level operation"))
+    _check_names(args.scenario, ("scenario",))
+    _take_module_scenario(args)
     modes = None if args.grad_mode is None else list(dict.fromkeys(args.grad_mode))
     result = _guard(lambda: tcdoc.matrix(args.op, args.scenario, args.device, modes))
     if args.json:
@@ -199,8 +310,12 @@ def _print_columns(table: list[list[str]]) -> None:
 
 def _explain(args: argparse.Namespace) -> int:
     # An operation's name wins over a scenario's of the same name ("cuda" is both).
+    if not _kinds_of(args.name):
+        raise _unknown(args.name, "name")
     if args.name in MODULE_OPERATION_NAMES:
         return _explain_module(args)
+    if args.name == MODULE_SCENARIO:
+        return _explain_modules(args)
     if args.name in SCENARIO_NAMES and args.name not in OPERATION_NAMES:
         return _explain_scenario(args)
     op = _guard(lambda: tcdoc.get_operation(args.name))
@@ -251,6 +366,22 @@ def _explain_module(args: argparse.Namespace) -> int:
     print(f"{op.code}: {op.summary}")
     print(f"({result.environment})")
     print(f"\nOn {row.scenario}: {MODULE_SCENARIO_SUMMARY}")
+    _print_module_answers(row, op)
+    return 0
+
+
+def _explain_modules(args: argparse.Namespace) -> int:
+    result = _guard(lambda: tcdoc.matrix(None, [], args.device))
+    print(f"{MODULE_SCENARIO}: {MODULE_SCENARIO_SUMMARY}")
+    print(f"({result.environment})")
+    for row in result.modules:
+        op = tcdoc.get_module_operation(row.operation)
+        print(f"\ny = {op.code}: {op.summary}")
+        _print_module_answers(row, op)
+    return 0
+
+
+def _print_module_answers(row: tcdoc.ModuleResult, op: tcdoc.ModuleOperation) -> None:
     print(f"x is the {op.source}.")
     if isinstance(row.outcome, tcdoc.ErrorInfo):
         print(f"  raises {row.outcome}")
@@ -259,7 +390,6 @@ def _explain_module(args: argparse.Namespace) -> int:
             print(f"  {tcdoc.MODULE_QUESTIONS[key]:<20} {words}")
     for warning in row.warnings:
         print(f"  warns {warning}")
-    return 0
 
 
 def _diff(args: argparse.Namespace) -> int:
@@ -271,7 +401,7 @@ def _diff(args: argparse.Namespace) -> int:
         print("no differences")
     for change in changes:
         print(f"{change.where}: {_shown(change.old, change.field)} -> {_shown(change.new, change.field)}")
-    return 0
+    return DIFFERENT if changes else 0
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -308,7 +438,132 @@ def _load(path: Path) -> tcdoc.Matrix:
         raise _UsageError(f"cannot read {path}: {exc.strerror}") from exc
     except json.JSONDecodeError as exc:
         raise _UsageError(f"{path} is not valid JSON: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise _UsageError(f"{path} is not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
+    problem = _malformed(data)
+    if problem:
+        raise _UsageError(f"{path}: {problem}")
     return _guard(lambda: tcdoc.Matrix.from_json(data), prefix=f"{path}: ")
+
+
+def _malformed(data: object) -> str | None:
+    """Say in one line which row of a matrix's data is malformed, and in which field; or ``None``.
+
+    The layout as a whole (its schema, its ``rows`` and ``modules`` lists) is
+    :meth:`tcdoc.Matrix.from_json`'s to check; here each row is read as it would be, and the
+    first that fails is named by its place (``rows[3]``), its cell and the field at fault.
+    """
+    if not isinstance(data, dict) or data.get("schema") != tcdoc.SCHEMA:
+        return None
+    kinds: list[tuple[str, type[Any], Callable[[dict[str, Any]], object]]] = [
+        ("rows", tcdoc.Comparison, tcdoc.ProbeResult.from_json),
+        ("modules", tcdoc.ModuleComparison, tcdoc.ModuleResult.from_json),
+    ]
+    for key, comparison, read in kinds:
+        rows = data.get(key)
+        if not isinstance(rows, list):
+            return None
+        for index, row in enumerate(rows):
+            if not isinstance(row, dict):
+                return None
+            problem = _row_problem(row, comparison)
+            if problem is None:
+                try:
+                    read(row)
+                except (TypeError, ValueError) as exc:
+                    cause = exc.__cause__
+                    problem = _one_line(str(cause if cause is not None else exc))
+                    if isinstance(cause, KeyError):
+                        problem = f"the field {cause.args[0]!r} is missing"
+            if problem is not None:
+                named = (row.get(part) for part in ("operation", "scenario", "grad_mode"))
+                cell = " / ".join(name for name in named if isinstance(name, str))
+                return f"malformed {key}[{index}]{f' ({cell})' if cell else ''}: {problem}"
+    return None
+
+
+def _row_problem(row: Mapping[str, Any], comparison: type[Any]) -> str | None:
+    """Find a field of one row whose value is of the wrong shape; ``None`` where none is."""
+    parts: list[tuple[str, object, type[Any]]] = [
+        ("properties", row.get("properties"), comparison),
+        ("error", row.get("error"), tcdoc.ErrorInfo),
+        ("not_run", row.get("not_run"), tcdoc.NotRun),
+    ]
+    warned = row.get("warnings")
+    if isinstance(warned, list):
+        parts.extend((f"warnings[{i}]", w, tcdoc.WarningInfo) for i, w in enumerate(warned))
+    elif "warnings" in row:
+        return f"the field 'warnings' must be a list, not {_json_type(warned)}"
+    for where, value, kind in parts:
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return f"the field {where!r} must be an object or null, not {_json_type(value)}"
+        problem = _fields_problem(value, kind)
+        if problem is not None:
+            return f"in {where!r}, {problem}"
+    return None
+
+
+def _fields_problem(value: Mapping[str, Any], kind: type[Any]) -> str | None:
+    """Check an object's keys and values against the dataclass ``kind`` that it is read into."""
+    hints = typing.get_type_hints(kind)
+    fields = dataclasses.fields(kind)
+    names = [field.name for field in fields]
+    for field in fields:
+        name = field.name
+        if name not in value:
+            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                return f"the field {name!r} is missing"
+            continue
+        expected = _json_types(hints[name])
+        if expected is not None and not _is_of(value[name], expected):
+            wanted = " or ".join(_JSON_NAMES[t] for t in expected)
+            return f"the field {name!r} must be {wanted}, not {_json_type(value[name])}"
+    for name in value:
+        if name not in names:
+            return f"the field {name!r} is not one of {kind.__name__}'s"
+    return None
+
+
+_JSON_NAMES: dict[type[Any], str] = {
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    str: "a string",
+    type(None): "null",
+}
+
+
+def _json_types(hint: object) -> tuple[type[Any], ...] | None:
+    """Return the plain types that a field typed ``hint`` holds (``bool | None``); ``None`` if not plain."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if all(option in _JSON_NAMES for option in options):
+        return tuple(typing.cast("type[Any]", option) for option in options)
+    return None
+
+
+def _is_of(value: object, expected: tuple[type[Any], ...]) -> bool:
+    # JSON's true is not a number here, nor 1 a boolean: bool is a subclass of int in Python.
+    if isinstance(value, bool):
+        return bool in expected
+    if isinstance(value, int) and float in expected:
+        return True
+    return any(isinstance(value, t) and t is not bool for t in expected)
+
+
+def _json_type(value: object) -> str:
+    """Name the JSON type of a value read by ``json.loads``, as a message to a reader says it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    names = {int: "a number", float: "a number", str: "a string", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 T = TypeVar("T")
@@ -331,8 +586,19 @@ def _module_text(value: object, field: str) -> str:
 
 
 def _shown(value: object, field: str) -> str:
-    """Write a value in a line of ``tcdoc diff``: yes, no, n/a, or the value as Python writes it."""
+    """Write a value in a line of ``tcdoc diff`` as the tables do: yes, no, n/a, numbers and words.
+
+    A list (of warnings) is its items joined by " | ", or "none"; a cell in one matrix only is
+    "present" beside "absent".
+
+    >>> _shown(True, "new_object"), _shown(None, "copies_grad"), _shown(24, "new_bytes")
+    ('yes', 'n/a', '24')
+    >>> _shown("raises RuntimeError: no", "outcome"), _shown([], "warnings"), _shown(None, "row")
+    ('raises RuntimeError: no', 'none', 'absent')
+    """
+    if field == "row":
+        return "present" if value else "absent"
+    if isinstance(value, list | tuple):
+        return " | ".join(_shown(item, field) for item in value) if value else "none"
     not_applicable = value is None and (field in NOT_APPLICABLE or field in MODULE_NOT_APPLICABLE)
-    if isinstance(value, bool) or not_applicable:
-        return cell(value, not_applicable)
-    return repr(value)
+    return cell(value, not_applicable)

@@ -47,7 +47,7 @@ def test_the_command_writes_a_plain_none_as_the_tables_do() -> None:
     assert cli._text(values, "new_object") == "yes"
     assert cli._module_text(None, "with_grad") == "n/a"
     assert cli._shown(None, "copies_grad") == "n/a"
-    assert cli._shown("CloneBackward0", "grad_fn") == "'CloneBackward0'"
+    assert cli._shown("CloneBackward0", "grad_fn") == "CloneBackward0"  # a word, unquoted
 
 
 def test_no_other_module_spells_the_words_of_a_cell() -> None:

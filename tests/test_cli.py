@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,21 +104,58 @@ def test_explain_answers_the_four_questions(capsys: pytest.CaptureFixture[str]) 
     assert out.count("New Python object?") == len(__import__("tcdoc").scenarios())
 
 
+def all_names() -> dict[str, list[str]]:
+    """Every name of each kind, from the registry itself (CUDA-only ones included)."""
+    import tcdoc
+
+    return {
+        "operations": [op.name for op in tcdoc.operations(include_unavailable=True)],
+        "module-level operations": [op.name for op in tcdoc.module_operations(include_unavailable=True)],
+        "scenarios": [s.name for s in tcdoc.scenarios(include_unavailable=True)] + ["trained_model"],
+    }
+
+
 @pytest.mark.parametrize(
-    ("argv", "message"),
+    ("argv", "first_lines"),
     [
-        (["matrix", "--op", "deep_copy"], "unknown operation 'deep_copy'; choose from: clone"),
-        (["matrix", "--scenario", "leaf"], "unknown scenario 'leaf'; choose from: leaf_requires_grad"),
-        (["explain", "deep_copy"], "unknown operation 'deep_copy'; choose from: clone"),
+        (["explain", "spars"], ["unknown name 'spars'", "did you mean: sparse (a scenario)"]),
+        (["explain", "deep_copy"], ["unknown name 'deep_copy'", "did you mean: deepcopy (an operation)"]),
+        (
+            ["explain", "statedict"],
+            ["unknown name 'statedict'", "did you mean: state_dict (a module-level operation)"],
+        ),
+        (["matrix", "--op", "deep_copy"], ["unknown operation 'deep_copy'", "did you mean: deepcopy"]),
+        (["matrix", "--scenario", "leaf"], ["unknown scenario 'leaf'"]),
     ],
 )
-def test_unknown_names_list_the_valid_ones(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+def test_an_unknown_name_gets_the_closest_names_and_every_name_by_kind(
+    capsys: pytest.CaptureFixture[str], argv: list[str], first_lines: list[str]
 ) -> None:
     status, out, err = run(capsys, *argv)
-    assert status == 2
-    assert message in err
-    assert out == ""
+    assert (status, out) == (2, "")
+    lines = err.splitlines()
+    assert lines[0] == f"tcdoc {argv[0]}: error: {first_lines[0]}"
+    for expected, line in zip(first_lines[1:], lines[1:], strict=False):
+        assert line.startswith(expected)
+    # Then one list per kind (wrapped, its lines after the first indented), with every name in it.
+    listed = " ".join(line.strip() for line in lines if not line.startswith(("tcdoc", "did you mean")))
+    kinds = all_names()
+    pattern = "(" + "|".join(re.escape(kind) for kind in kinds) + "): "
+    found = dict(zip(re.findall(pattern, listed), re.split(pattern, listed)[2::2], strict=True))
+    assert {kind: names.strip().split(", ") for kind, names in found.items()} == kinds
+
+
+def test_a_name_of_the_wrong_kind_says_where_it_belongs(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "matrix", "--op", "sparse")
+    assert (status, out) == (2, "")
+    assert err == (
+        "tcdoc matrix: error: 'sparse' is a scenario, not an operation: name it with --scenario sparse\n"
+    )
+    _, _, err = run(capsys, "matrix", "--scenario", "state_dict")
+    assert err == (
+        "tcdoc matrix: error: 'state_dict' is a module-level operation, not a scenario: "
+        "name it with --op state_dict\n"
+    )
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message shown without CUDA")
@@ -142,7 +181,7 @@ def test_diff_reports_a_changed_cell(capsys: pytest.CaptureFixture[str], tmp_pat
     data["rows"][0]["properties"]["shares_storage"] = True
     (tmp_path / "new.json").write_text(json.dumps(data))
     status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
-    assert status == 0
+    assert status == 1  # as diff(1) says that its files differ
     assert "clone / no_grad / enabled / shares_storage: no -> yes" in out
     assert "torch 9.9.9" in out
 
@@ -187,7 +226,7 @@ def test_diff_reports_a_cell_not_run_in_one_line(
     changes = out.splitlines()[2:]
     assert len(changes) == len(__import__("tcdoc").scenarios()) * 3
     assert changes[0] == (
-        "numpy_roundtrip / leaf_requires_grad / enabled / outcome: 'measured' -> 'not run: needs numpy'"
+        "numpy_roundtrip / leaf_requires_grad / enabled / outcome: measured -> not run: needs numpy"
     )
 
 
@@ -206,33 +245,113 @@ def test_diff_says_in_one_line_that_an_older_schema_is_not_supported(
     ]
 
 
-def test_diff_into_a_pipe_that_closes_early_exits_quietly(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    write_matrix(capsys, tmp_path / "old.json", "--op", "clone")
-    data = json.loads((tmp_path / "old.json").read_text())
-    data["rows"][0]["properties"]["new_object"] = False
-    (tmp_path / "new.json").write_text(json.dumps(data))
-    tcdoc_diff = [
-        sys.executable,
-        "-m",
-        "tcdoc",
-        "diff",
-        str(tmp_path / "old.json"),
-        str(tmp_path / "new.json"),
+def test_diff_writes_values_as_the_tables_do(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    old = write_matrix(
+        capsys, tmp_path / "old.json", "--op", "clone", "--op", "state_dict", "--grad-mode", "enabled"
+    )
+    new = json.loads(json.dumps(old))
+    row = next(r for r in new["rows"] if r["scenario"] == "no_grad")
+    was = dict(row["properties"])
+    assert was["copies_grad"] is None  # x has no .grad here: n/a
+    row["properties"].update(
+        new_bytes=was["new_bytes"] * 2,
+        result_type="Parameter",
+        copies_grad=True,
+        grad_fn="CloneBackward0",
+    )
+    row["warnings"] = [{"category": "UserWarning", "message": "it's 'quoted'"}]
+    new["rows"] = [r for r in new["rows"] if r["scenario"] != "zero_dim"]
+    new["modules"][0]["properties"]["tensors"] += 1
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    status, out, _ = run(capsys, "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json"))
+    assert status == 1
+    lines = out.splitlines()[2:]
+    tensors = old["modules"][0]["properties"]["tensors"]
+    assert lines == [
+        "clone / no_grad / enabled / grad_fn: \u2013 -> CloneBackward0",
+        f"clone / no_grad / enabled / result_type: {was['result_type']} -> Parameter",
+        "clone / no_grad / enabled / copies_grad: n/a -> yes",
+        f"clone / no_grad / enabled / new_bytes: {was['new_bytes']} -> {was['new_bytes'] * 2}",
+        "clone / no_grad / enabled / warnings: none -> UserWarning: it's 'quoted'",
+        "clone / zero_dim / enabled / row: present -> absent",
+        f"state_dict / trained_model / tensors: {tensors} -> {tensors + 1}",
     ]
-    # Like `tcdoc diff old.json new.json | head -1`: the reader takes a line and is gone.
-    reader = [sys.executable, "-c", "import sys; print(sys.stdin.readline(), end='')"]
-    with subprocess.Popen(reader, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as head:
-        assert head.stdin is not None
-        assert head.stdout is not None
-        head.stdin.write("the reader reads one line and exits\n")
-        head.stdin.flush()
-        first_line, _ = head.stdout.read(), head.wait()
-        done = subprocess.run(tcdoc_diff, stdout=head.stdin, stderr=subprocess.PIPE, text=True, check=False)
-    assert first_line == "the reader reads one line and exits\n"
+
+
+def test_diff_exits_0_only_where_nothing_differs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = write_matrix(capsys, tmp_path / "a.json", "--op", "clone", "--scenario", "no_grad")
+    data["rows"][0]["warnings"] = [{"category": "UserWarning", "message": "new"}]
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    assert run(capsys, "diff", str(tmp_path / "a.json"), str(tmp_path / "a.json"))[0] == 0
+    assert run(capsys, "diff", str(tmp_path / "a.json"), str(tmp_path / "b.json"))[0] == 1
+    assert run(capsys, "diff", str(tmp_path / "b.json"), str(tmp_path / "a.json"))[0] == 1
+
+
+def into_a_closed_pipe(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m tcdoc ARGV`` writing into a pipe whose reader has already gone."""
+    reader = [sys.executable, "-c", "pass"]  # reads nothing, and is gone before tcdoc writes
+    with subprocess.Popen(reader, stdin=subprocess.PIPE) as gone:
+        gone.wait()
+        assert gone.stdin is not None
+        return subprocess.run(
+            [sys.executable, "-m", "tcdoc", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=gone.stdin,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["matrix", "--op", "clone", "--scenario", "no_grad"],
+        ["matrix", "--json", "--op", "clone", "--scenario", "no_grad"],
+        ["explain", "detach"],
+        ["--help"],
+        ["diff", "OLD", "NEW"],
+    ],
+)
+def test_every_command_into_a_closed_pipe_exits_0_quietly(tmp_path: Path, argv: list[str]) -> None:
+    if argv[0] == "diff":
+        old = tcdoc_json(["--op", "clone"])
+        new = json.loads(old)
+        new["rows"][0]["properties"]["new_object"] = False
+        (tmp_path / "old.json").write_text(old)
+        (tmp_path / "new.json").write_text(json.dumps(new))
+        argv = ["diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")]
+    done = into_a_closed_pipe(argv)
     assert done.stderr == ""  # no BrokenPipeError, no traceback
-    assert done.returncode == 1
+    assert done.returncode == 0  # the reader had all it wanted: nothing failed
+
+
+def test_an_error_into_a_closed_pipe_still_exits_2() -> None:
+    # Like `tcdoc explain spars 2>&1 | head -1`: the message cannot be written, the status says it.
+    with subprocess.Popen([sys.executable, "-c", "pass"], stdin=subprocess.PIPE) as gone:
+        gone.wait()
+        command = [sys.executable, "-m", "tcdoc", "explain", "spars"]
+        done = subprocess.run(
+            command, stdin=subprocess.DEVNULL, stdout=gone.stdin, stderr=gone.stdin, check=False
+        )
+    assert done.returncode == 2
+
+
+def tcdoc_json(argv: list[str]) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "tcdoc", "matrix", "--json", *argv], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+@pytest.mark.skipif(not (shutil.which("bash") and shutil.which("head")), reason="needs bash and head")
+def test_matrix_into_head_passes_under_pipefail() -> None:
+    # The whole table is over 64 KiB, more than a pipe holds: head is gone before the rest is written.
+    script = f"set -o pipefail; {sys.executable} -m tcdoc matrix | head -1"
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith(f"# torch {torch.__version__}")
+    assert done.stdout.count("\n") == 1
 
 
 @pytest.mark.parametrize(
@@ -240,7 +359,7 @@ def test_diff_into_a_pipe_that_closes_early_exits_quietly(
     [
         ("{not json", "is not valid JSON"),
         ('{"schema": 7, "rows": []}', "a matrix of schema 7 is not supported: this tcdoc reads schema 4"),
-        ('{"schema": 4, "rows": [{"operation": "clone"}], "modules": []}', "malformed matrix row"),
+        ('{"schema": 4, "rows": [{"operation": "clone"}], "modules": []}', "malformed rows[0] (clone): "),
         ("[1, 2]", "a matrix must be a JSON object, got list"),
     ],
 )
@@ -255,6 +374,68 @@ def test_diff_rejects_bad_files_without_a_traceback(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: d["rows"][1]["properties"].pop("shares_storage"),
+            "malformed rows[1] (clone / non_leaf / enabled): in 'properties', the field 'shares_storage' is missing",
+        ),
+        (
+            lambda d: d["rows"][2]["properties"].update(shares_storage="yes"),
+            "malformed rows[2] (clone / leaf_from_operation / enabled): in 'properties', "
+            "the field 'shares_storage' must be true or false, not a string",
+        ),
+        (
+            lambda d: d["rows"][2]["properties"].update(new_bytes=True),
+            "malformed rows[2] (clone / leaf_from_operation / enabled): in 'properties', "
+            "the field 'new_bytes' must be a whole number or null, not true or false",
+        ),
+        (
+            lambda d: d["rows"][0]["properties"].update(shares_everything=True),
+            "malformed rows[0] (clone / leaf_requires_grad / enabled): in 'properties', "
+            "the field 'shares_everything' is not one of Comparison's",
+        ),
+        (
+            lambda d: d["rows"][0].pop("warnings"),
+            "malformed rows[0] (clone / leaf_requires_grad / enabled): the field 'warnings' is missing",
+        ),
+        (
+            lambda d: d["rows"][0].update(warnings=[{"category": "UserWarning"}]),
+            "malformed rows[0] (clone / leaf_requires_grad / enabled): "
+            "in 'warnings[0]', the field 'message' is missing",
+        ),
+        (
+            lambda d: d["rows"][0].update(properties=[1, 2]),
+            "malformed rows[0] (clone / leaf_requires_grad / enabled): "
+            "the field 'properties' must be an object or null, not a list",
+        ),
+        (
+            lambda d: d["rows"][0].update(error={"type": "RuntimeError", "message": "no"}),
+            "malformed rows[0] (clone / leaf_requires_grad / enabled): "
+            "a row needs exactly one of 'properties', 'error' and 'not_run'",
+        ),
+        (
+            lambda d: d["modules"][0]["properties"].update(tensors="7"),
+            "malformed modules[0] (state_dict): in 'properties', the field 'tensors' must be a whole number, "
+            "not a string",
+        ),
+    ],
+)
+def test_diff_names_the_row_and_field_of_a_malformed_file_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, change: Any, message: str
+) -> None:
+    data = write_matrix(
+        capsys, tmp_path / "good.json", "--op", "clone", "--op", "state_dict", "--grad-mode", "enabled"
+    )
+    change(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    status, out, err = run(capsys, "diff", str(tmp_path / "good.json"), str(bad))
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [f"tcdoc diff: error: {bad}: {message}"]
+
+
 def test_diff_of_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, _, err = run(capsys, "diff", str(tmp_path / "nope.json"), str(tmp_path / "nope.json"))
     assert status == 2
@@ -263,10 +444,11 @@ def test_diff_of_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 
 def test_python_dash_m_runs_the_same_command() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tcdoc", "explain", "nope"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "tcdoc", "explain", "spars"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2
-    assert "unknown operation 'nope'" in done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith("tcdoc explain: error: unknown name 'spars'\ndid you mean: sparse")
 
 
 # -- The names added with the complete reference -----------------------------------------------
@@ -276,7 +458,8 @@ def every_name() -> list[str]:
     import tcdoc
 
     available = [op.name for op in tcdoc.operations()]
-    return [*available, *(op.name for op in tcdoc.module_operations()), *(s.name for s in tcdoc.scenarios())]
+    modules = [op.name for op in tcdoc.module_operations()]
+    return [*available, *modules, *(s.name for s in tcdoc.scenarios()), "trained_model"]
 
 
 @pytest.mark.parametrize("name", every_name())
@@ -295,6 +478,15 @@ def test_explain_works_for_every_name(capsys: pytest.CaptureFixture[str], name: 
         assert first.startswith(op.code + ":")
         assert f"x is the {op.source}." in out
         assert all(question in out for question in tcdoc.MODULE_QUESTIONS.values()) or "raises" in out
+    elif name == "trained_model":  # the module-level operations' one source: every one of them on it
+        assert first.startswith("trained_model: ")
+        ops = tcdoc.module_operations()
+        assert [line[len("y = ") :] for line in out.splitlines() if line.startswith("y = ")] == [
+            f"{op.code}: {op.summary}" for op in ops
+        ]
+        assert [line for line in out.splitlines() if line.startswith("x is the ")] == [
+            f"x is the {op.source}." for op in ops
+        ]
     else:
         assert first == f"{name}: {tcdoc.get_scenario(name).summary}"
         assert out.count("\ny = ") == len(tcdoc.operations(include_unavailable=True))
@@ -314,3 +506,59 @@ def test_matrix_table_lists_module_rows_after_the_tensor_rows(capsys: pytest.Cap
     assert lines[start + 1].split()[:3] == ["operation", "new", "object"]
     assert lines[start + 2].split()[:2] == ["state_dict", "yes"]
     assert lines[2].startswith("clone")
+
+
+def test_a_name_repeated_is_taken_once_where_it_first_came(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--op", "detach", "--op", "clone", "--op", "detach", "--op", "state_dict", "--op", "state_dict"]
+    argv += [
+        "--scenario",
+        "no_grad",
+        "--scenario",
+        "non_leaf",
+        "--scenario",
+        "no_grad",
+        "--grad-mode",
+        "enabled",
+    ]
+    data = write_matrix_data(capsys, *argv)
+    cells = [(row["operation"], row["scenario"]) for row in data["rows"]]
+    assert cells == [(op, scenario) for op in ("detach", "clone") for scenario in ("no_grad", "non_leaf")]
+    assert [row["operation"] for row in data["modules"]] == ["state_dict"]
+
+
+def write_matrix_data(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    status, out, _ = run(capsys, "matrix", "--json", *argv)
+    assert status == 0
+    return json.loads(out)
+
+
+def test_scenario_trained_model_asks_for_the_module_level_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    import tcdoc
+
+    modules = [op.name for op in tcdoc.module_operations()]
+    only = write_matrix_data(capsys, "--scenario", "trained_model")
+    assert (only["rows"], [row["operation"] for row in only["modules"]]) == ([], modules)
+    tensors = write_matrix_data(capsys, "--scenario", "no_grad", "--grad-mode", "enabled")
+    listed = [row["operation"] for row in tensors["rows"]]
+    assert [name for name in listed if name in {op.name for op in tcdoc.operations()}] == [
+        op.name for op in tcdoc.operations()
+    ]
+    assert all(
+        row["not_run"]
+        for row in tensors["rows"]
+        if row["operation"] not in {op.name for op in tcdoc.operations()}
+    )
+    assert tensors["modules"] == []
+    both = write_matrix_data(capsys, "--scenario", "trained_model", "--scenario", "no_grad")
+    assert {row["scenario"] for row in both["rows"]} == {"no_grad"}
+    assert [row["operation"] for row in both["modules"]] == modules
+    named = write_matrix_data(capsys, "--op", "clone", "--op", "state_dict", "--scenario", "trained_model")
+    assert (named["rows"], [row["operation"] for row in named["modules"]]) == ([], ["state_dict"])
+
+
+def test_explain_help_says_what_each_kind_of_name_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "explain", "--help")
+    assert status == 0
+    words = " ".join(out.split())
+    for shown in ("it on every scenario", "its row", "every operation on it", "every module-level operation"):
+        assert shown in words

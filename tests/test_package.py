@@ -27,6 +27,10 @@ def imports_torch(code: str) -> bool:
         "import tcdoc; tcdoc.__version__",
         "import tcdoc.sphinxext",
         "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--version'])\nexcept SystemExit:\n    pass",
+        "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['--help'])\nexcept SystemExit:\n    pass",
+        "import tcdoc.cli\ntry:\n    tcdoc.cli.main(['explain', '--help'])\nexcept SystemExit:\n    pass",
+        # An unknown name, with the names near it:
+        "import tcdoc.cli\nassert tcdoc.cli.main(['explain', 'spars']) == 2",
     ],
 )
 def test_tools_that_need_no_measurement_do_not_import_torch(code: str) -> None:

@@ -216,7 +216,7 @@ def test_unknown_facts_are_build_errors(app: SphinxTestApp) -> None:
 def test_run_command_runs_the_cli() -> None:
     status, output = run_command(["explain", "nope"])
     assert status == 2
-    assert "unknown operation 'nope'" in output
+    assert "unknown name 'nope'" in output
     status, output = run_command(["--help"])
     assert status == 0
     assert "usage: tcdoc" in output
