@@ -379,7 +379,8 @@ def test_diff_rejects_bad_files_without_a_traceback(
     [
         (
             lambda d: d["rows"][1]["properties"].pop("shares_storage"),
-            "malformed rows[1] (clone / non_leaf / enabled): in 'properties', the field 'shares_storage' is missing",
+            "malformed rows[1] (clone / non_leaf / enabled): in 'properties', "
+            "the field 'shares_storage' is missing",
         ),
         (
             lambda d: d["rows"][2]["properties"].update(shares_storage="yes"),
@@ -529,7 +530,9 @@ def test_a_name_repeated_is_taken_once_where_it_first_came(capsys: pytest.Captur
 def write_matrix_data(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     status, out, _ = run(capsys, "matrix", "--json", *argv)
     assert status == 0
-    return json.loads(out)
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
 
 
 def test_scenario_trained_model_asks_for_the_module_level_rows(capsys: pytest.CaptureFixture[str]) -> None:
