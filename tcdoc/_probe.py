@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import torch
 
-from tcdoc._compare import compare
+from tcdoc._compare import compare, footprint
 from tcdoc._modules import (
     ModuleOperation,
     compare_modules,
@@ -91,13 +91,21 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
     if missing:
         return ProbeResult(op.name, sc.name, NotRun(f"needs {', '.join(missing)}"))
     source = sc.build(torch.device(device))
+    before = footprint(source)  # where x was: an operation such as share_memory_() moves it
+
+    def remake() -> tuple[torch.Tensor, object]:
+        """A fresh pair, built as this one was, for compare()'s in-place writes."""
+        fresh = sc.build(torch.device(device))
+        return fresh, op.apply(fresh)
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             result = op.apply(source)
         except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
             return ProbeResult(op.name, sc.name, _error(exc), _warnings(caught))
-    return ProbeResult(op.name, sc.name, compare(source, result), _warnings(caught))
+    report = compare(source, result, before=before, remake=remake)
+    return ProbeResult(op.name, sc.name, report, _warnings(caught))
 
 
 def probe_module(operation: str | ModuleOperation, device: str = "cpu") -> ModuleResult:
