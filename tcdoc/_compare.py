@@ -358,7 +358,7 @@ def compare(
 
 
 def _compare_with_value(source: torch.Tensor, result: object, frame: Footprint, moved: bool | None) -> Comparison:
-    """Compare with a result that is not a tensor: only four questions apply to it."""
+    """Compare with a result that is not a tensor: only five questions apply to it."""
     return Comparison(
         new_object=result is not source,
         shares_storage=any(_shares_frame(frame, tensor) for tensor in _tensors_inside(result)),
@@ -376,7 +376,7 @@ def _compare_with_value(source: torch.Tensor, result: object, frame: Footprint, 
         same_device=None,
         new_bytes=None,
         new_grad_bytes=None,
-        source_moved=None,
+        source_moved=moved,
         result_is_tensor=False,
         same_dtype=None,
         overlaps_itself=None,

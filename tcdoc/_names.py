@@ -179,7 +179,6 @@ TENSOR_ONLY = (
     "same_device",
     "new_bytes",
     "new_grad_bytes",
-    "source_moved",
     "same_dtype",
     "overlaps_itself",
     "keeps_hooks",
@@ -187,7 +186,10 @@ TENSOR_ONLY = (
     "keeps_inference",
     *WRITES,
 )
-"""The fields that only a tensor result has: ``None`` (n/a) where the result is not a tensor."""
+"""The fields that only a tensor result has: ``None`` (n/a) where the result is not a tensor.
+
+``source_moved`` is not one of them: it asks about ``x`` alone, whatever ``y`` is.
+"""
 
 REASONS = (NOT_A_TENSOR, Y_IS_X, SHAPE_DIFFERS, *dict.fromkeys(NOT_APPLICABLE.values()))
 """Every reason a field may be "n/a" for, each once: what a table's legend can say."""

@@ -266,11 +266,13 @@ def test_the_fields_that_may_not_apply_are_exactly_those_typed_optional() -> Non
 
     hints = typing.get_type_hints(tcdoc.Comparison)
     optional = {name for name, hint in hints.items() if type(None) in typing.get_args(hint)}
-    assert optional == set(TENSOR_ONLY)
-    assert set(NOT_APPLICABLE) <= set(TENSOR_ONLY)
+    about_x = {"source_moved"}  # a question about x alone, whatever y is
+    assert optional == set(TENSOR_ONLY) | about_x
+    assert set(NOT_APPLICABLE) <= optional
     always = {"new_object", "shares_storage", "result_type", "result_is_tensor"}
-    assert always | set(TENSOR_ONLY) == set(hints)
-    assert all(reason.startswith("x ") for reason in NOT_APPLICABLE.values())
+    assert always | optional == set(hints)
+    # Each reason names what x (or y) lacks, or what compare() was not given to measure with.
+    assert all(reason.startswith(("x ", "compare() ")) for reason in NOT_APPLICABLE.values())
 
 
 def test_the_torch_free_names_are_the_registry_names() -> None:
@@ -354,7 +356,7 @@ def test_the_n_a_reason_names_what_is_missing() -> None:
     from tcdoc._names import is_not_applicable, not_applicable, reason
 
     assert reason("grad_fn") is None  # no grad_fn is an answer of its own
-    assert reason("grad_fn", result_is_tensor=False) == "y is not a tensor"
+    assert reason("grad_fn", False) == "y is not a tensor"
     assert is_not_applicable("keeps_hooks", {"keeps_hooks": None, "result_is_tensor": True})
     assert not is_not_applicable("keeps_hooks", {"keeps_hooks": False, "result_is_tensor": True})
     with pytest.raises(ValueError, match="always applies"):

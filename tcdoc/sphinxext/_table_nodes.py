@@ -22,7 +22,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 import tcdoc
 from tcdoc._cells import cell
-from tcdoc._names import LABELS, is_not_applicable, reason
+from tcdoc._names import LABELS, WRITE_OUTCOMES, WRITES, is_not_applicable, reason
 from tcdoc.sphinxext._i18n import translate as _
 
 __all__ = ["LONGEST_MESSAGE", "add_nodes", "label_cells", "labelled_entry"]
@@ -79,7 +79,7 @@ def stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
 def make_cell(value: object, field: str = "", values: dict[str, Any] | None = None) -> nodes.entry:
     """Make a table cell; ``values`` (a comparison's ``as_dict()``) tells an "n/a" from a plain ``None``."""
     entry = nodes.entry()
-    why = reason(field, values.get("result_is_tensor") is not False) if values is not None else None
+    why = reason(field, values) if values is not None else None
     if isinstance(value, bool):
         entry += nodes.paragraph(text=cell(value, translate=_))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
@@ -94,6 +94,11 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
         paragraph = nodes.paragraph()
         paragraph += value
         entry += paragraph
+    elif field in WRITES and isinstance(value, str) and value in WRITE_OUTCOMES:
+        # An in-place write's outcome is words, not a value: "refused", "y only", "y and x".
+        words = _(value)
+        entry += nodes.paragraph("", "", nodes.abbreviation(words, words, explanation=_(WRITE_OUTCOMES[value])))
+        entry["classes"].append("tcdoc-write")
     else:
         entry += nodes.paragraph(text=cell(value))
     return entry
@@ -114,11 +119,16 @@ def not_run(outcome: tcdoc.NotRun) -> str:
 
 
 def reasons(values: dict[str, Any], fields: Sequence[str]) -> dict[str, list[str]]:
-    """Map each reason a field of ``values`` is n/a to those fields (for :func:`na_note`)."""
+    """Map each reason a field of ``values`` is n/a to those fields (for :func:`na_note`).
+
+    The reason is the one that applies to these values (:func:`tcdoc._names.reason`): the same
+    field may be n/a for one reason in one column and another in the next ("x has no .grad",
+    "y is x"), and the legend under the table gives each.
+    """
     found: dict[str, list[str]] = {}
     for field in fields:
         if is_not_applicable(field, values):
-            found.setdefault(str(reason(field, values["result_is_tensor"])), []).append(field)
+            found.setdefault(str(reason(field, values)), []).append(field)
     return found
 
 
