@@ -17,7 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tcdoc._compare import QUESTIONS, Comparison, answers, compare, shares_memory
+    from tcdoc._compare import QUESTIONS, Comparison, Footprint, answers, compare, footprint, shares_memory
     from tcdoc._diff import CellChange, diff
     from tcdoc._graph import GraphMemory, graph_memory
     from tcdoc._modules import (
@@ -62,6 +62,7 @@ __all__ = [
     "Comparison",
     "Environment",
     "ErrorInfo",
+    "Footprint",
     "GraphMemory",
     "Matrix",
     "ModuleComparison",
@@ -78,6 +79,7 @@ __all__ = [
     "cuda_available",
     "diff",
     "environment",
+    "footprint",
     "get_module_operation",
     "get_operation",
     "get_scenario",

@@ -112,8 +112,10 @@ def test_matrix_table_says_n_a_and_why(capsys: pytest.CaptureFixture[str]) -> No
     header, row = out.splitlines()[1:3]
     assert header.split()[-5:] == [".grad", "attrs", "dtype", "new", "bytes"]
     assert row.split()[-4:-2] == ["n/a", "n/a"]
-    assert header.index(".grad") == row.index("n/a")  # under its heading
+    assert row[header.index(".grad") :].startswith("n/a")  # under its heading
+    assert row[header.index("grad to x") :].startswith("n/a")  # x does not require grad
     assert "# n/a under '.grad': x has no .grad" in out
+    assert "# n/a under 'grad to x': x does not require grad, so no gradient can reach it" in out
 
 
 def test_matrix_table_and_explain_show_a_cell_not_run(
