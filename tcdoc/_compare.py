@@ -338,9 +338,7 @@ def compare(
         gradient_flows_to_source=_gradient_flows(source, result) if source.requires_grad else None,
         result_type=type(result).__name__,
         copies_grad=None if same or source_grad is None else _copies_grad(source_grad, result_grad),
-        copies_attributes=(
-            None if same or not source_attributes else source_attributes <= set(vars(result))
-        ),
+        copies_attributes=(None if same or not source_attributes else source_attributes <= set(vars(result))),
         same_shape=same_shape,
         same_strides=result.stride() == source.stride() if strided and same_shape else None,
         same_device=result.device == source.device,
@@ -357,7 +355,9 @@ def compare(
     )
 
 
-def _compare_with_value(source: torch.Tensor, result: object, frame: Footprint, moved: bool | None) -> Comparison:
+def _compare_with_value(
+    source: torch.Tensor, result: object, frame: Footprint, moved: bool | None
+) -> Comparison:
     """Compare with a result that is not a tensor: only five questions apply to it."""
     return Comparison(
         new_object=result is not source,
@@ -540,7 +540,9 @@ def _new_bytes(owned: frozenset[tuple[str, int]], result: torch.Tensor) -> int:
     return sum(new.values())
 
 
-def _new_grad_bytes(frame: Footprint, source_grad: torch.Tensor | None, result_grad: torch.Tensor | None) -> int | None:
+def _new_grad_bytes(
+    frame: Footprint, source_grad: torch.Tensor | None, result_grad: torch.Tensor | None
+) -> int | None:
     """Count the bytes of ``result.grad`` that are neither ``source``'s nor ``source.grad``'s.
 
     ``None`` where ``source`` has no ``.grad``; ``0`` where ``result`` has none.

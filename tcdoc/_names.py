@@ -24,9 +24,9 @@ the two objects, and every table and the command show "n/a" with the reason, nev
   reason is then :data:`SHAPE_DIFFERS`.
 
 :func:`reason` picks the one that applies, from the comparison's values; :data:`REASONS` is
-every reason there is, which the legend under a table and the catalogue draw on. A new field of either kind is typed ``... | None``
-in :class:`tcdoc.Comparison` and listed here; ``tests/test_compare.py`` keeps the lists equal to
-the fields typed so.
+every reason there is, which the legend under a table and the catalogue draw on. A new field
+of either kind is typed ``... | None`` in :class:`tcdoc.Comparison` and listed here;
+``tests/test_compare.py`` keeps the lists equal to the fields typed so.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ SAME_OBJECT = ("is_view", "copies_grad", "copies_attributes")
 itself, moved into new memory), and so do the ``keeps_...`` fields (``y`` keeps all ``x`` has).
 """
 
-SHAPE_DIFFERS = "y's shape is not x's, so strides cannot be compared"
+SHAPE_DIFFERS = "x and y differ in shape, so their strides cannot be compared"
 """Why ``same_strides`` does not apply where ``same_shape`` is ``False`` (``x.view(-1)``, ``x.T``)."""
 
 TENSOR_ONLY = (

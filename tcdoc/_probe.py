@@ -94,7 +94,7 @@ def probe(operation: str | Operation, scenario: str | Scenario, device: str = "c
     before = footprint(source)  # where x was: an operation such as share_memory_() moves it
 
     def remake() -> tuple[torch.Tensor, object]:
-        """A fresh pair, built as this one was, for compare()'s in-place writes."""
+        """Build a fresh pair as this one was built, for compare()'s in-place writes."""
         fresh = sc.build(torch.device(device))
         return fresh, op.apply(fresh)
 

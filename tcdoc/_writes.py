@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import torch
 
-__all__ = ["Remake", "WRITE_CODE", "measure_writes", "try_write"]
+__all__ = ["WRITE_CODE", "Remake", "measure_writes", "try_write"]
 
 Remake = Callable[[], tuple[torch.Tensor, object]]
 """A function of no arguments that returns a fresh ``(x, y)`` pair, built as the measured one was."""

@@ -96,8 +96,8 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
         entry += paragraph
     elif field in WRITES and isinstance(value, str) and value in WRITE_OUTCOMES:
         # An in-place write's outcome is words, not a value: "refused", "y only", "y and x".
-        words = _(value)
-        entry += nodes.paragraph("", "", nodes.abbreviation(words, words, explanation=_(WRITE_OUTCOMES[value])))
+        words, meaning = _(value), _(WRITE_OUTCOMES[value])
+        entry += nodes.paragraph("", "", nodes.abbreviation(words, words, explanation=meaning))
         entry["classes"].append("tcdoc-write")
     else:
         entry += nodes.paragraph(text=cell(value))
