@@ -222,6 +222,19 @@ def _cat_and_stack_copy(matrix: Matrix) -> None:
 IN_PLACE = ("detach_", "requires_grad_", "share_memory_")
 
 
+def _share_memory_moves_x(matrix: Matrix) -> None:
+    runs = where_measured(matrix, "share_memory_", tuple(s.name for s in scenarios()))
+    expect(runs, "share_memory_ ran nowhere")
+    for scenario, report in runs:
+        moved = not report.new_object and report.source_moved and not report.shares_storage
+        expect(moved and bool(report.new_bytes), f"share_memory_ on {scenario}: {report}")
+    # By hand: the data pointer changes, and the old memory is no longer x's.
+    x = torch.zeros(2, 3)
+    before = x.untyped_storage().data_ptr()
+    y = x.share_memory_()
+    expect(y is x and x.is_shared() and x.untyped_storage().data_ptr() != before, "x stayed where it was")
+
+
 def _in_place_return_x(matrix: Matrix) -> None:
     for op in IN_PLACE:
         runs = where_measured(matrix, op, tuple(s.name for s in scenarios()))
@@ -416,6 +429,7 @@ CLAIMS = [
     ),
     Claim("cat-stack-copy", _cat_and_stack_copy, pin="369bc1c5db", scope="stated: the everyday scenarios"),
     Claim("in-place-return-x", _in_place_return_x, pin="f12236b06d", scope="registry"),
+    Claim("share-memory-moves-x", _share_memory_moves_x, pin="7a2db21158", scope="registry"),
     Claim("detach-in-place-is-x", _detach_in_place_is_x, pin="ca5dd884c7", scope="registry"),
     Claim("detach-in-place-refuses-views", detach_in_place_refuses_views, pin="d9e9376491"),
     Claim("detach-works-on-views", _detach_works_on_views, pin="e5408d274a"),
