@@ -17,7 +17,16 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tcdoc._compare import QUESTIONS, Comparison, Footprint, answers, compare, footprint, shares_memory
+    from tcdoc._compare import (
+        QUESTIONS,
+        Comparison,
+        Footprint,
+        StoragePart,
+        answers,
+        compare,
+        footprint,
+        shares_memory,
+    )
     from tcdoc._diff import CellChange, diff
     from tcdoc._graph import GraphMemory, graph_memory
     from tcdoc._modules import (
@@ -72,6 +81,7 @@ __all__ = [
     "Operation",
     "ProbeResult",
     "Scenario",
+    "StoragePart",
     "WarningInfo",
     "__version__",
     "answers",

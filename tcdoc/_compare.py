@@ -24,7 +24,16 @@ from tcdoc._graph import graph_nodes
 from tcdoc._names import is_not_applicable, not_applicable
 from tcdoc._writes import Remake, measure_writes
 
-__all__ = ["QUESTIONS", "Comparison", "Footprint", "answers", "compare", "footprint", "shares_memory"]
+__all__ = [
+    "QUESTIONS",
+    "Comparison",
+    "Footprint",
+    "StoragePart",
+    "answers",
+    "compare",
+    "footprint",
+    "shares_memory",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,7 +54,7 @@ class Footprint:
     (False, True, False, 24)
     """
 
-    parts: tuple[_Part, ...]
+    parts: tuple[StoragePart, ...]
 
     @property
     def storages(self) -> frozenset[tuple[str, int]]:
@@ -54,8 +63,13 @@ class Footprint:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Part:
-    """One strided tensor's place in memory: enough to tell which bytes it covers."""
+class StoragePart:
+    """One strided tensor's place in memory, as a :class:`Footprint` holds it: which bytes it covers.
+
+    A dense tensor is one part; a sparse tensor's parts are its index and value tensors.
+    ``base`` is the data pointer of the storage, ``nbytes`` its size; ``offset``, ``shape`` and
+    ``stride`` are in elements of ``element_size`` bytes, as :meth:`torch.Tensor.stride` gives.
+    """
 
     device: str
     base: int  # the storage's data pointer
@@ -67,7 +81,8 @@ class _Part:
     contiguous: bool
 
     @classmethod
-    def of(cls, tensor: torch.Tensor) -> _Part:
+    def of(cls, tensor: torch.Tensor) -> StoragePart:
+        """Record where the strided ``tensor`` lies now."""
         storage = tensor.untyped_storage()
         return cls(
             device=str(tensor.device),
@@ -82,6 +97,7 @@ class _Part:
 
     @property
     def numel(self) -> int:
+        """The number of elements, ``0`` for an empty part."""
         return math.prod(self.shape)
 
 
@@ -96,7 +112,7 @@ def footprint(tensor: torch.Tensor) -> Footprint:
     8
     """
     _check_tensor("tensor", tensor)
-    return Footprint(tuple(_Part.of(part) for part in _parts(tensor)))
+    return Footprint(tuple(StoragePart.of(part) for part in _parts(tensor)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -422,7 +438,7 @@ def _shares_frame(frame: Footprint, tensor: torch.Tensor) -> bool:
     return any(_parts_share(p, q) for p in frame.parts for q in theirs)
 
 
-def _parts_share(a: _Part, b: _Part) -> bool:
+def _parts_share(a: StoragePart, b: StoragePart) -> bool:
     if a.device != b.device or a.numel == 0 or b.numel == 0:
         return False
     a_start, a_end = _byte_span(a)
@@ -489,23 +505,23 @@ def storage_extent(tensor: torch.Tensor) -> tuple[int, int]:
     >>> storage_extent(torch.arange(6.0)[2:4])
     (8, 16)
     """
-    return _extent(_Part.of(tensor))
+    return _extent(StoragePart.of(tensor))
 
 
-def _extent(part: _Part) -> tuple[int, int]:
+def _extent(part: StoragePart) -> tuple[int, int]:
     pairs = list(zip(part.shape, part.stride, strict=True))
     low = part.offset + sum(s * (n - 1) for n, s in pairs if s < 0)
     high = part.offset + sum(s * (n - 1) for n, s in pairs if s > 0)
     return low * part.element_size, (high + 1) * part.element_size
 
 
-def _byte_span(part: _Part) -> tuple[int, int]:
+def _byte_span(part: StoragePart) -> tuple[int, int]:
     """Return the first and one-past-last byte address that ``part`` can touch."""
     start, end = _extent(part)
     return part.base + start, part.base + end
 
 
-def _element_offsets(part: _Part) -> torch.Tensor:
+def _element_offsets(part: StoragePart) -> torch.Tensor:
     """Return the storage offset, in elements, of each element of a strided ``part``."""
     offsets = torch.tensor(part.offset, dtype=torch.int64)
     for n, stride in zip(part.shape, part.stride, strict=True):
@@ -513,7 +529,7 @@ def _element_offsets(part: _Part) -> torch.Tensor:
     return offsets.flatten()
 
 
-def _byte_addresses(part: _Part) -> torch.Tensor:
+def _byte_addresses(part: StoragePart) -> torch.Tensor:
     """Return every byte address that ``part``'s elements occupy."""
     size = part.element_size
     starts = part.base + _element_offsets(part) * size
@@ -528,7 +544,7 @@ def _overlaps_itself(tensor: torch.Tensor) -> bool:
     """
     if tensor.numel() < 2 or tensor.is_contiguous():
         return False
-    return len(set(_element_offsets(_Part.of(tensor)).tolist())) < tensor.numel()
+    return len(set(_element_offsets(StoragePart.of(tensor)).tolist())) < tensor.numel()
 
 
 def _new_bytes(owned: frozenset[tuple[str, int]], result: torch.Tensor) -> int:
