@@ -269,3 +269,13 @@ def test_matrix_table_lists_module_rows_after_the_tensor_rows(capsys: pytest.Cap
     assert lines[start + 1].split()[:3] == ["operation", "new", "object"]
     assert lines[start + 2].split()[:2] == ["state_dict", "yes"]
     assert lines[2].startswith("clone")
+
+
+def test_explain_says_n_a_not_cut_where_x_had_no_history(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "explain", "clone")
+    assert status == 0
+    on_plain = out.split("On no_grad:")[1].split("\n\n")[0]
+    assert "Autograd history     n/a: x has no history (it does not require grad)" in on_plain
+    assert "cut" not in on_plain
+    on_leaf = out.split("On leaf_requires_grad:")[1].split("\n\n")[0]
+    assert "kept: grad_fn CloneBackward0, gradients reach x" in on_leaf
