@@ -231,7 +231,7 @@ def _share_memory_moves_x(matrix: Matrix) -> None:
     # By hand: the data pointer changes, and the old memory is no longer x's.
     x = torch.zeros(2, 3)
     before = x.untyped_storage().data_ptr()
-    y = x.share_memory_()
+    y = x.share_memory_()  # type: ignore[no-untyped-call]
     expect(y is x and x.is_shared() and x.untyped_storage().data_ptr() != before, "x stayed where it was")
 
 
