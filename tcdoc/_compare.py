@@ -41,8 +41,8 @@ class Footprint:
     """Where a tensor's memory lay at one moment: each part's device, storage address and layout.
 
     An operation may move ``x`` itself: ``x.share_memory_()`` copies ``x`` into newly allocated
-    shared memory and frees the old, and any tensor or NumPy array that still points there is
-    left pointing at freed memory. :func:`compare` measures memory against ``x`` *as it was*
+    shared memory and frees the old (tensors that share ``x``'s storage move with it; a NumPy
+    array taken before the call is left pointing at the freed memory). :func:`compare` measures memory against ``x`` *as it was*
     when it is given the footprint taken before the call (``before=footprint(x)``), and says
     whether ``x`` moved. A footprint holds addresses only, never the memory.
 
