@@ -52,8 +52,8 @@ reports = {tcdoc.get_operation(row.operation).code: row.properties for row in me
 
 # %%
 # No result has a copy of ``.grad`` of its own, although the source had one: the
-# ``copies_grad`` column is false on every row, or ``None`` where the result is a list, which
-# has no ``.grad`` at all.
+# ``copies_grad`` column is false on every row where the result is a new tensor, and ``None``
+# where it is a list, which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
 any(report.copies_grad for report in reports.values() if report is not None)
 
 # %%

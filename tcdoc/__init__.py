@@ -17,7 +17,16 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tcdoc._compare import QUESTIONS, Comparison, answers, compare, shares_memory
+    from tcdoc._compare import (
+        QUESTIONS,
+        Comparison,
+        Footprint,
+        StoragePart,
+        answers,
+        compare,
+        footprint,
+        shares_memory,
+    )
     from tcdoc._diff import CellChange, diff
     from tcdoc._graph import GraphMemory, graph_memory
     from tcdoc._modules import (
@@ -65,6 +74,7 @@ __all__ = [
     "Comparison",
     "Environment",
     "ErrorInfo",
+    "Footprint",
     "GraphMemory",
     "Matrix",
     "ModuleComparison",
@@ -76,6 +86,7 @@ __all__ = [
     "ProcessWrite",
     "Scenario",
     "StartMethods",
+    "StoragePart",
     "WarningInfo",
     "__version__",
     "answers",
@@ -83,6 +94,7 @@ __all__ = [
     "cuda_available",
     "diff",
     "environment",
+    "footprint",
     "get_module_operation",
     "get_operation",
     "get_scenario",

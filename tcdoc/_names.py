@@ -17,10 +17,16 @@ the two objects, and every table and the command show "n/a" with the reason, nev
 - A field that only a tensor has (``requires_grad``, ``same_dtype``, ...) does not apply where
   the result is not a tensor at all, as for ``x.tolist()``: those fields are
   :data:`TENSOR_ONLY`, and their reason is :data:`NOT_A_TENSOR`.
+- A question about what ``y`` copied from ``x`` (:data:`SAME_OBJECT`) does not apply where ``y``
+  *is* ``x``: its reason is :data:`Y_IS_X`, so that "copies .grad" and "copies attributes"
+  answer alike there.
+- ``same_strides`` does not apply where the shapes differ (``same_shape`` is ``False``): its
+  reason is then :data:`SHAPE_DIFFERS`.
 
-:func:`reason` picks the one that applies. A new field of either kind is typed ``... | None``
-in :class:`tcdoc.Comparison` and listed here; ``tests/test_compare.py`` keeps the lists equal to
-the fields typed so.
+:func:`reason` picks the one that applies, from the comparison's values; :data:`REASONS` is
+every reason there is, which the legend under a table and the catalogue draw on. A new field
+of either kind is typed ``... | None`` in :class:`tcdoc.Comparison` and listed here;
+``tests/test_compare.py`` keeps the lists equal to the fields typed so.
 """
 
 from __future__ import annotations
@@ -41,10 +47,16 @@ __all__ = [
     "NOT_APPLICABLE",
     "NOT_A_TENSOR",
     "OPERATION_NAMES",
+    "REASONS",
+    "SAME_OBJECT",
     "SCENARIO_GROUPS",
     "SCENARIO_NAMES",
+    "SHAPE_DIFFERS",
     "SHORT_LABELS",
     "TENSOR_ONLY",
+    "WRITES",
+    "WRITE_OUTCOMES",
+    "Y_IS_X",
     "check_grad_mode",
     "is_not_applicable",
     "not_applicable",
@@ -54,6 +66,7 @@ __all__ = [
 LABELS = {
     "new_object": "new object",
     "shares_storage": "shares memory",
+    "is_view": "is a view of x",
     "shares_version_counter": "shares version counter",
     "requires_grad": "requires_grad",
     "is_leaf": "is_leaf",
@@ -62,15 +75,24 @@ LABELS = {
     "result_type": "type",
     "copies_grad": "copies .grad",
     "copies_attributes": "copies attributes",
+    "same_shape": "same shape",
     "same_strides": "same strides",
     "same_device": "same device",
     "new_bytes": "new bytes",
+    "new_grad_bytes": "new bytes of .grad",
+    "source_moved": "x moved",
     "result_is_tensor": "is a tensor",
     "same_dtype": "same dtype",
     "overlaps_itself": "elements overlap",
     "keeps_hooks": "keeps hooks",
     "keeps_conj": "keeps conjugate bit",
     "keeps_inference": "keeps inference mark",
+    "writes_add": "y.add_(1)",
+    "writes_mul": "y.mul_(2)",
+    "writes_copy": "y.copy_(y.detach() * 2)",
+    "writes_fill": "y.fill_(7)",
+    "writes_zero": "y.zero_()",
+    "writes_index": "y[first element] = 100",
 }
 """A heading for each :class:`Comparison` field, in field order: the tables' and the command's."""
 
@@ -90,21 +112,63 @@ SHORT_LABELS = {
 }
 """Shorter headings for the fields that the command's text table shows (it must fit a terminal)."""
 
+WRITES = {
+    "writes_add": "add_",
+    "writes_mul": "mul_",
+    "writes_copy": "copy_",
+    "writes_fill": "fill_",
+    "writes_zero": "zero_",
+    "writes_index": "indexed assignment",
+}
+"""The in-place writes into ``y`` that :func:`tcdoc.compare` tries, each field with the write it names."""
+
+WRITE_OUTCOMES = {
+    "refused": "torch raised: the write was refused",
+    "y only": "the write succeeded and left x as it was",
+    "y and x": "the write succeeded and also changed x",
+}
+"""The values of a field of :data:`WRITES`, each with what it means."""
+
+_NO_REMAKE = "compare() was given no remake, so the write was not tried"
+
 NOT_APPLICABLE = {
+    "is_view": "x or y is an inference tensor, of which torch records no views",
     "shares_version_counter": "x or y is an inference tensor, which has no version counter",
+    "gradient_flows_to_source": "x does not require grad, so no gradient can reach it",
     "copies_grad": "x has no .grad",
     "copies_attributes": "x has no Python attributes",
     "same_strides": "x or y is not a strided (dense) tensor",
+    "new_grad_bytes": "x has no .grad",
+    "source_moved": "compare() was given no footprint of x from before, so it was not measured",
     "keeps_hooks": "x has no hooks",
     "keeps_conj": "x has no conjugate bit",
     "keeps_inference": "x is not an inference tensor",
+    **dict.fromkeys(WRITES, _NO_REMAKE),
 }
-"""The fields that may not apply to a source, each with the reason shown beside "n/a" where not."""
+"""The fields that may not apply to a source, each with the reason shown beside "n/a" where not.
+
+The write fields and ``source_moved`` say "not tried" and "not measured" where :func:`tcdoc.compare` was not
+given what it needs to measure them (``remake``, ``before``); :func:`tcdoc.probe` always gives it.
+"""
 
 NOT_A_TENSOR = "y is not a tensor"
 """Why a field of :data:`TENSOR_ONLY` does not apply to a result such as ``x.tolist()``'s list."""
 
+Y_IS_X = "y is x"
+"""Why a field of :data:`SAME_OBJECT` does not apply where the result is the source itself."""
+
+SAME_OBJECT = ("is_view", "copies_grad", "copies_attributes")
+"""The questions about what ``y`` is or copied apart from ``x``: ``None`` (n/a) where ``y is x``.
+
+``new_bytes`` still applies there (an operation such as ``x.share_memory_()`` returns ``x``
+itself, moved into new memory), and so do the ``keeps_...`` fields (``y`` keeps all ``x`` has).
+"""
+
+SHAPE_DIFFERS = "x and y differ in shape, so their strides cannot be compared"
+"""Why ``same_strides`` does not apply where ``same_shape`` is ``False`` (``x.view(-1)``, ``x.T``)."""
+
 TENSOR_ONLY = (
+    "is_view",
     "shares_version_counter",
     "requires_grad",
     "is_leaf",
@@ -112,32 +176,54 @@ TENSOR_ONLY = (
     "gradient_flows_to_source",
     "copies_grad",
     "copies_attributes",
+    "same_shape",
     "same_strides",
     "same_device",
     "new_bytes",
+    "new_grad_bytes",
     "same_dtype",
     "overlaps_itself",
     "keeps_hooks",
     "keeps_conj",
     "keeps_inference",
+    *WRITES,
 )
-"""The fields that only a tensor result has: ``None`` (n/a) where the result is not a tensor."""
+"""The fields that only a tensor result has: ``None`` (n/a) where the result is not a tensor.
+
+``source_moved`` is not one of them: it asks about ``x`` alone, whatever ``y`` is.
+"""
+
+REASONS = (NOT_A_TENSOR, Y_IS_X, SHAPE_DIFFERS, *dict.fromkeys(NOT_APPLICABLE.values()))
+"""Every reason a field may be "n/a" for, each once: what a table's legend can say."""
 
 
-def reason(field: str, result_is_tensor: bool = True) -> str | None:
-    """Return why ``field`` may be ``None`` (n/a), or ``None`` where ``None`` is a value of its own.
+def reason(field: str, values: Mapping[str, object] | bool = True) -> str | None:
+    """Return why ``field`` is ``None`` (n/a), or ``None`` where ``None`` is a value of its own.
 
-    ``grad_fn`` of a tensor is ``None`` when it has no history: that is an answer, not "n/a".
+    ``values`` is the comparison's ``as_dict()``, from which the reason that applies is read:
+    :data:`NOT_A_TENSOR` where the result is not a tensor, :data:`Y_IS_X` for a field of
+    :data:`SAME_OBJECT` where ``new_object`` is ``False``, :data:`SHAPE_DIFFERS` for
+    ``same_strides`` where ``same_shape`` is ``False``, and the field's own reason in
+    :data:`NOT_APPLICABLE` otherwise. A plain ``bool`` instead says only whether the result is a
+    tensor, and gives the field's usual reason. ``grad_fn`` of a tensor is ``None`` when it has no
+    history: that is an answer, not "n/a".
 
     >>> reason("copies_grad")
     'x has no .grad'
-    >>> reason("requires_grad", result_is_tensor=False)
+    >>> reason("copies_grad", {"new_object": False, "result_is_tensor": True})
+    'y is x'
+    >>> reason("requires_grad", False)
     'y is not a tensor'
     >>> reason("grad_fn") is None
     True
     """
-    if not result_is_tensor and field in TENSOR_ONLY:
+    found: Mapping[str, object] = {"result_is_tensor": values} if isinstance(values, bool) else values
+    if found.get("result_is_tensor") is False and field in TENSOR_ONLY:
         return NOT_A_TENSOR
+    if field in SAME_OBJECT and found.get("new_object") is False:
+        return Y_IS_X
+    if field == "same_strides" and found.get("same_shape") is False:
+        return SHAPE_DIFFERS
     return NOT_APPLICABLE.get(field)
 
 
@@ -149,18 +235,20 @@ def is_not_applicable(field: str, values: Mapping[str, object]) -> bool:
     >>> is_not_applicable("grad_fn", {"grad_fn": None, "result_is_tensor": True})
     False
     """
-    return values[field] is None and reason(field, values.get("result_is_tensor") is not False) is not None
+    return values[field] is None and reason(field, values) is not None
 
 
-def not_applicable(field: str, result_is_tensor: bool = True) -> str:
+def not_applicable(field: str, values: Mapping[str, object] | bool = True) -> str:
     """Return the words every table and the command show for a field that does not apply.
+
+    ``values`` is as for :func:`reason`.
 
     >>> not_applicable("copies_grad")
     'n/a: x has no .grad'
-    >>> not_applicable("same_dtype", result_is_tensor=False)
+    >>> not_applicable("same_dtype", False)
     'n/a: y is not a tensor'
     """
-    why = reason(field, result_is_tensor)
+    why = reason(field, values)
     if why is None:
         raise ValueError(f"field {field!r} always applies to a tensor result")
     return f"n/a: {why}"

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import torch
 
-from tcdoc._compare import compare
+from tcdoc._compare import compare, footprint
 from tcdoc._modules import (
     ModuleOperation,
     compare_modules,
@@ -106,6 +106,14 @@ def probe(
         return ProbeResult(op.name, sc.name, NotRun(f"needs {', '.join(missing)}"), grad_mode=grad_mode)
     with _measuring():
         source = sc.build(torch.device(device))
+        before = footprint(source)  # where x was: an operation such as share_memory_() moves it
+
+        def remake() -> tuple[torch.Tensor, object]:
+            """Build a fresh pair as this one was built, for compare()'s in-place writes."""
+            fresh = sc.build(torch.device(device))
+            with _GRAD_MODES[grad_mode]():
+                return fresh, op.apply(fresh)
+
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -113,7 +121,8 @@ def probe(
                     result = op.apply(source)
             except Exception as exc:  # noqa: BLE001 - the operation's errors are what we report
                 return ProbeResult(op.name, sc.name, _error(exc), _warnings(caught), grad_mode)
-        return ProbeResult(op.name, sc.name, compare(source, result), _warnings(caught), grad_mode)
+        report = compare(source, result, before=before, remake=remake)
+        return ProbeResult(op.name, sc.name, report, _warnings(caught), grad_mode)
 
 
 def probe_module(operation: str | ModuleOperation, device: str = "cpu") -> ModuleResult:

@@ -273,7 +273,7 @@ def _print_table(rows: Sequence[tcdoc.ProbeResult]) -> None:
             cells = [_text(values, field) for field in SHORT_LABELS]
             for field in SHORT_LABELS:
                 if is_not_applicable(field, values):
-                    why = str(reason(field, row.outcome.result_is_tensor))
+                    why = str(reason(field, values))
                     fields_by_reason.setdefault(why, set()).add(field)
         table.append([row.operation, row.scenario, row.grad_mode, *cells])
     _print_columns(table)

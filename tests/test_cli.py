@@ -192,8 +192,10 @@ def test_matrix_table_says_n_a_and_why(capsys: pytest.CaptureFixture[str]) -> No
     header, row = out.splitlines()[1:3]
     assert header.split()[-5:] == [".grad", "attrs", "dtype", "new", "bytes"]
     assert row.split()[-4:-2] == ["n/a", "n/a"]
-    assert header.index(".grad") == row.index("n/a")  # under its heading
+    assert row[header.index(".grad") :].startswith("n/a")  # under its heading
+    assert row[header.index("grad to x") :].startswith("n/a")  # x does not require grad
     assert "# n/a under '.grad': x has no .grad" in out
+    assert "# n/a under 'grad to x': x does not require grad, so no gradient can reach it" in out
 
 
 def test_matrix_table_and_explain_show_a_cell_not_run(
@@ -565,3 +567,13 @@ def test_explain_help_says_what_each_kind_of_name_shows(capsys: pytest.CaptureFi
     words = " ".join(out.split())
     for shown in ("it on every scenario", "its row", "every operation on it", "every module-level operation"):
         assert shown in words
+
+
+def test_explain_says_n_a_not_cut_where_x_had_no_history(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "explain", "clone")
+    assert status == 0
+    on_plain = out.split("On no_grad:")[1].split("\n\n")[0]
+    assert "Autograd history     n/a: x has no history (it does not require grad)" in on_plain
+    assert "cut" not in on_plain
+    on_leaf = out.split("On leaf_requires_grad:")[1].split("\n\n")[0]
+    assert "kept: grad_fn CloneBackward0, gradients reach x" in on_leaf

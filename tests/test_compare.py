@@ -103,7 +103,8 @@ def test_clone_under_inference_mode_is_an_inference_tensor(make: Callable[[], to
     assert y.is_inference()
     report = tcdoc.compare(x, y)
     assert report.shares_version_counter is None  # y has no version counter
-    assert (report.requires_grad, report.grad_fn, report.gradient_flows_to_source) == (False, None, False)
+    flows = False if x.requires_grad else None  # n/a where x does not require grad: nothing can flow
+    assert (report.requires_grad, report.grad_fn, report.gradient_flows_to_source) == (False, None, flows)
     assert report.keeps_inference is None  # x is not an inference tensor: nothing to keep
 
 
@@ -312,11 +313,13 @@ def test_the_fields_that_may_not_apply_are_exactly_those_typed_optional() -> Non
 
     hints = typing.get_type_hints(tcdoc.Comparison)
     optional = {name for name, hint in hints.items() if type(None) in typing.get_args(hint)}
-    assert optional == set(TENSOR_ONLY)
-    assert set(NOT_APPLICABLE) <= set(TENSOR_ONLY)
+    about_x = {"source_moved"}  # a question about x alone, whatever y is
+    assert optional == set(TENSOR_ONLY) | about_x
+    assert set(NOT_APPLICABLE) <= optional
     always = {"new_object", "shares_storage", "result_type", "result_is_tensor"}
-    assert always | set(TENSOR_ONLY) == set(hints)
-    assert all(reason.startswith("x ") for reason in NOT_APPLICABLE.values())
+    assert always | optional == set(hints)
+    # Each reason names what x (or y) lacks, or what compare() was not given to measure with.
+    assert all(reason.startswith(("x ", "compare() ")) for reason in NOT_APPLICABLE.values())
 
 
 def test_the_torch_free_names_are_the_registry_names() -> None:
@@ -400,8 +403,233 @@ def test_the_n_a_reason_names_what_is_missing() -> None:
     from tcdoc._names import is_not_applicable, not_applicable, reason
 
     assert reason("grad_fn") is None  # no grad_fn is an answer of its own
-    assert reason("grad_fn", result_is_tensor=False) == "y is not a tensor"
+    assert reason("grad_fn", False) == "y is not a tensor"
     assert is_not_applicable("keeps_hooks", {"keeps_hooks": None, "result_is_tensor": True})
     assert not is_not_applicable("keeps_hooks", {"keeps_hooks": False, "result_is_tensor": True})
     with pytest.raises(ValueError, match="always applies"):
         not_applicable("new_object")
+
+
+# -- Is it a view? -------------------------------------------------------------------------------
+
+
+def test_is_view_follows_what_torch_records_as_a_view() -> None:
+    x = no_grad()
+    assert tcdoc.compare(x, x[0]).is_view is True
+    assert tcdoc.compare(x, x.view(-1)).is_view is True
+    assert tcdoc.compare(x, x.T).is_view is True
+    # Shared memory without torch's record of a view: not a view.
+    assert tcdoc.compare(x, x.detach()).is_view is False
+    assert tcdoc.compare(x, torch.from_numpy(x.numpy())).is_view is False
+    assert tcdoc.compare(x, x[torch.tensor([0])]).is_view is False  # advanced indexing copies
+    assert tcdoc.compare(x, x.clone()).is_view is False
+    # A view of a view is recorded against the first base: both are views of it.
+    base = torch.arange(24.0)
+    sliced = base.reshape(4, 6)[:, ::2]
+    assert sliced._base is base
+    assert tcdoc.compare(sliced, sliced[0]).is_view is True
+    assert tcdoc.compare(sliced, base.reshape(4, 6)).is_view is True  # another view of the same base
+
+
+def test_is_view_does_not_apply_where_y_is_x_or_to_inference_tensors() -> None:
+    from tcdoc._names import not_applicable
+
+    x = no_grad()
+    report = tcdoc.compare(x, x)
+    assert report.is_view is None
+    assert f"is_view                   None  # {not_applicable('is_view', report.as_dict())}" in repr(report)
+    assert "n/a: y is x" in repr(report)
+    with torch.inference_mode():
+        inferred = torch.ones(2, 3)
+    assert inferred.view(-1)._base is None  # torch records no view of an inference tensor
+    assert tcdoc.compare(inferred, inferred.view(-1)).is_view is None
+    assert "of which torch records no views" in repr(tcdoc.compare(inferred, inferred.view(-1)))
+
+
+# -- In-place writes, on fresh pairs -------------------------------------------------------------
+
+
+def expanded_pair() -> tuple[torch.Tensor, object]:
+    row = torch.arange(3.0)
+    return row, row.expand(2, 3)
+
+
+def test_writes_into_an_expanded_tensor_are_refused_or_reach_every_row_and_x() -> None:
+    # Ground truth, by hand: add_, mul_ and copy_ raise; fill_, zero_ and y[0, 0] = ... go through.
+    for write in (lambda y: y.add_(1), lambda y: y.mul_(2), lambda y: y.copy_(y.detach() * 2)):
+        with pytest.raises(RuntimeError, match="more than one element"):
+            write(expanded_pair()[1])
+    row, rep = expanded_pair()
+    assert isinstance(rep, torch.Tensor)
+    rep[0, 0] = 100
+    assert row[0].item() == 100
+    assert rep[1, 0].item() == 100
+    report = tcdoc.compare(*expanded_pair(), remake=expanded_pair)
+    writes = {field: getattr(report, field) for field in ("writes_add", "writes_mul", "writes_copy")}
+    assert set(writes.values()) == {"refused"}
+    assert (report.writes_fill, report.writes_zero, report.writes_index) == ("y and x",) * 3
+
+
+def test_writes_into_a_view_reach_x_and_into_a_copy_do_not() -> None:
+    def view_pair() -> tuple[torch.Tensor, object]:
+        x = no_grad()
+        return x, x[0]
+
+    def clone_pair() -> tuple[torch.Tensor, object]:
+        x = no_grad()
+        return x, x.clone()
+
+    view = tcdoc.compare(*view_pair(), remake=view_pair)
+    clone = tcdoc.compare(*clone_pair(), remake=clone_pair)
+    fields = ("writes_add", "writes_mul", "writes_copy", "writes_fill", "writes_zero", "writes_index")
+    assert [getattr(view, f) for f in fields] == ["y and x"] * 6
+    assert [getattr(clone, f) for f in fields] == ["y only"] * 6
+
+
+def test_writes_into_an_inference_tensor_or_a_leaf_that_requires_grad_are_refused() -> None:
+    def inference_pair() -> tuple[torch.Tensor, object]:
+        with torch.inference_mode():
+            x = torch.ones(2, 3)
+        return x, x[0]
+
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        inference_pair()[1].add_(1)  # type: ignore[attr-defined]  # remake's pair is typed (x, object)
+    report = tcdoc.compare(*inference_pair(), remake=inference_pair)
+    assert report.writes_add == report.writes_fill == report.writes_index == "refused"
+
+    def detached_pair() -> tuple[torch.Tensor, object]:
+        with torch.inference_mode():
+            x = torch.ones(2, 3)
+        return x, x.detach()
+
+    # x.detach() of an inference tensor is one too, and yet torch lets a write through it, into x.
+    x, y = detached_pair()
+    assert isinstance(y, torch.Tensor)
+    assert y.is_inference()
+    y.add_(1)
+    assert x[0, 0].item() == 2
+    assert tcdoc.compare(*detached_pair(), remake=detached_pair).writes_add == "y and x"
+
+    def leaf_pair() -> tuple[torch.Tensor, object]:
+        x = leaf()
+        return x, x.detach().requires_grad_()
+
+    assert tcdoc.compare(*leaf_pair(), remake=leaf_pair).writes_zero == "refused"
+
+
+def test_without_remake_no_write_is_tried_and_the_users_tensors_are_left_alone() -> None:
+    x, y = expanded_pair()
+    report = tcdoc.compare(x, y)
+    assert report.writes_fill is None
+    assert "n/a: compare() was given no remake, so the write was not tried" in repr(report)
+    made: list[tuple[torch.Tensor, object]] = []
+
+    def remake() -> tuple[torch.Tensor, object]:
+        made.append(expanded_pair())
+        return made[-1]
+
+    x = no_grad()
+    y = x[0]
+    before = x.clone()
+    report = tcdoc.compare(x, y, remake=lambda: (lambda z: (z, z[0]))(no_grad()))
+    assert report.writes_fill == "y and x"
+    assert torch.equal(x, before)  # the write went into fresh pairs, never into x
+    tcdoc.compare(*expanded_pair(), remake=remake)
+    assert len(made) == 6  # one fresh pair per write
+    listed = tcdoc.compare(x, x.tolist(), remake=lambda: (x.clone(), x.tolist()))
+    assert listed.writes_fill is None
+    assert "n/a: y is not a tensor" in repr(listed)
+
+
+# -- n/a where the question does not apply ------------------------------------------------------
+
+
+def test_no_gradient_can_reach_an_x_that_does_not_require_grad() -> None:
+    x = no_grad()
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad"):
+        torch.autograd.grad(x.clone().sum(), x)
+    for result in (x.clone(), x.detach(), x, x.view(-1)):
+        assert tcdoc.compare(x, result).gradient_flows_to_source is None
+    assert "n/a: x does not require grad" in repr(tcdoc.compare(x, x.clone()))
+    assert tcdoc.compare(leaf(), leaf().clone()).gradient_flows_to_source is False
+    history = tcdoc.answers(tcdoc.compare(x, x.clone()))["history"]
+    assert history == "n/a: x has no history (it does not require grad)"
+    wrapped = tcdoc.answers(tcdoc.compare(x, torch.nn.Parameter(x)))["history"]
+    assert wrapped == "n/a: x has no history (it does not require grad); y requires grad"
+    assert "cut" in tcdoc.answers(tcdoc.compare(leaf(), leaf().detach()))["history"]
+
+
+def test_where_y_is_x_the_copy_questions_answer_alike() -> None:
+    from tcdoc._names import reason
+
+    x = leaf()
+    x.grad = torch.ones(2, 3)
+    setattr(x, "note", "kept")  # noqa: B010 - an attribute torch does not declare
+    report = tcdoc.compare(x, x)
+    assert (report.copies_grad, report.copies_attributes) == (None, None)
+    values = report.as_dict()
+    assert reason("copies_grad", values) == reason("copies_attributes", values) == "y is x"
+    assert report.new_bytes == 0
+    assert report.new_grad_bytes == 0
+
+
+def test_strides_of_another_shape_are_not_compared() -> None:
+    from tcdoc._names import reason
+
+    x = no_grad()
+    for result in (x.view(-1), x.T, torch.stack([x, x])):
+        report = tcdoc.compare(x, result)
+        assert report.same_shape is False
+        assert report.same_strides is None
+        why = reason("same_strides", report.as_dict())
+        assert why == "x and y differ in shape, so their strides cannot be compared"
+    assert tcdoc.compare(x, x.clone()).same_shape is True
+    sparse = x.to_sparse()
+    sparse_reason = reason("same_strides", tcdoc.compare(sparse, sparse.clone()).as_dict())
+    assert sparse_reason is not None
+    assert sparse_reason.startswith("x or y is not")
+
+
+def test_every_reason_is_listed_once() -> None:
+    from tcdoc._names import NOT_A_TENSOR, NOT_APPLICABLE, REASONS, SHAPE_DIFFERS, Y_IS_X
+
+    assert len(REASONS) == len(set(REASONS))
+    assert set(REASONS) == {NOT_A_TENSOR, Y_IS_X, SHAPE_DIFFERS, *NOT_APPLICABLE.values()}
+
+
+# -- The right frame: x as it was, and every byte a copy allocated --------------------------------
+
+
+def test_share_memory_is_compared_with_x_as_it_was() -> None:
+    x = torch.ones(2, 3)
+    old = x.untyped_storage().data_ptr()
+    before = tcdoc.footprint(x)
+    y = x.share_memory_()
+    assert y is x
+    assert x.untyped_storage().data_ptr() != old
+    report = tcdoc.compare(x, y, before=before)
+    assert report.source_moved is True
+    assert report.shares_storage is False
+    assert report.new_bytes == x.untyped_storage().nbytes() == 24
+    assert tcdoc.answers(report)["memory"] == "yes: x itself moved into 24 new bytes"
+    # Without the footprint from before, the frame is x as it is, and nothing says it moved.
+    assert tcdoc.compare(x, y).source_moved is None
+    z = torch.ones(2, 3)
+    still = tcdoc.compare(z, z.detach(), before=tcdoc.footprint(z))
+    assert (still.source_moved, still.shares_storage, still.new_bytes) == (False, True, 0)
+
+
+def test_new_bytes_counts_the_copied_grad() -> None:
+    x = torch.ones(2, 3, requires_grad=True)
+    x.grad = torch.full((2, 3), 0.5)
+    deep = copy.deepcopy(x)
+    assert deep.grad is not None
+    assert deep.grad.data_ptr() != x.grad.data_ptr()
+    allocated = deep.untyped_storage().nbytes() + deep.grad.untyped_storage().nbytes()
+    report = tcdoc.compare(x, deep)
+    assert report.new_bytes == allocated == 48
+    assert report.new_grad_bytes == 24
+    assert tcdoc.answers(report)["memory"] == "yes: 48 new bytes, 24 of them a copy of .grad"
+    cloned = tcdoc.compare(x, x.clone())
+    assert (cloned.new_bytes, cloned.new_grad_bytes) == (24, 0)
+    assert tcdoc.compare(leaf(), leaf().clone()).new_grad_bytes is None  # x has no .grad

@@ -78,7 +78,9 @@ def test_model_draws_what_compare_measured(operation: str, scenario: str) -> Non
 
     assert model.shares_storage == report.shares_storage
     assert model.shares_version_counter == report.shares_version_counter
-    assert model.new_bytes == report.new_bytes
+    assert report.new_bytes is not None
+    # The picture draws y's data; a .grad the copy made too (deepcopy's) is counted apart.
+    assert model.new_bytes == report.new_bytes - (report.new_grad_bytes or 0)
     assert model.new_object == report.new_object
     if report.gradient_flows_to_source:
         assert model.edge == "kept"

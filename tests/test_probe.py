@@ -37,6 +37,47 @@ def fresh_result(operation: str, scenario: str, grad_mode: str = "enabled") -> t
             return source, tcdoc.get_operation(operation).apply(source)
 
 
+def storages(tensor: torch.Tensor) -> dict[int, int]:
+    """Each storage behind ``tensor`` (a sparse tensor's index and value tensors): address to size."""
+    parts = [tensor] if tensor.layout == torch.strided else [tensor._indices(), tensor._values()]
+    return {p.untyped_storage().data_ptr(): p.untyped_storage().nbytes() for p in parts}
+
+
+def fresh_result_and_storages(
+    operation: str, scenario: str, grad_mode: str = "enabled"
+) -> tuple[torch.Tensor, object, dict[int, int]]:
+    """A fresh pair, with the storages of the source as they were before the operation ran."""
+    source = tcdoc.get_scenario(scenario).build(torch.device("cpu"))
+    old = storages(source)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with MODES[grad_mode]():
+            return source, tcdoc.get_operation(operation).apply(source), old
+
+
+# Each in-place write of the write fields, written here again, as a reader would.
+WRITES = {
+    "writes_add": lambda y: y.add_(1),
+    "writes_mul": lambda y: y.mul_(2),
+    "writes_copy": lambda y: y.copy_(y.detach() * 2),
+    "writes_fill": lambda y: y.fill_(7),
+    "writes_zero": lambda y: y.zero_(),
+    "writes_index": lambda y: y.__setitem__((0,) * y.dim(), 100),
+}
+
+
+def write_outcome(operation: str, scenario: str, field: str, grad_mode: str = "enabled") -> str:
+    """Write into a fresh result as ordinary code does; say whether torch refused, and what changed."""
+    source, result, _ = fresh_result_and_storages(operation, scenario, grad_mode)
+    assert isinstance(result, torch.Tensor)
+    before = values_of(source)
+    try:
+        WRITES[field](result)
+    except (RuntimeError, NotImplementedError, TypeError, IndexError):
+        return "refused"
+    return "y only" if torch.equal(values_of(source), before) else "y and x"
+
+
 def writable(tensor: torch.Tensor) -> torch.Tensor:
     """An alias of ``tensor``'s memory that an in-place operation may write: each byte once.
 
@@ -89,9 +130,12 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str, grad
         return
     report = row.properties
     assert report is not None  # it neither raised nor was left out
-    source, result = fresh_result(operation, scenario, grad_mode)
+    source, result, old = fresh_result_and_storages(operation, scenario, grad_mode)
     assert report.new_object == (result is not source)
     assert report.result_type == type(result).__name__
+    # x moved where its storages are no longer where they were (share_memory_ moves x).
+    moved = storages(source).keys() != old.keys()
+    assert report.source_moved == moved
 
     if not isinstance(result, torch.Tensor):
         # A list of Python numbers: a change to x does not reach it, and no tensor question applies.
@@ -112,11 +156,18 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str, grad
 
     # Gradients: autograd itself says whether source is reachable from result.
     total = result.sum() if result.requires_grad else None
-    if total is not None and total.requires_grad and source.requires_grad and result is not source:
+    if not source.requires_grad:
+        # Nothing can flow to an x that does not require grad: autograd refuses to ask.
+        with pytest.raises(RuntimeError, match="does not require grad"):
+            torch.autograd.grad(torch.ones((), requires_grad=True) * 2, source)
+        assert report.gradient_flows_to_source is None
+    elif total is not None and total.requires_grad and result is not source:
         (grad,) = torch.autograd.grad(total, source, allow_unused=True)
         assert report.gradient_flows_to_source == (grad is not None)
     elif result is not source:
-        assert not report.gradient_flows_to_source
+        assert report.gradient_flows_to_source is False
+    else:
+        assert report.gradient_flows_to_source is True  # y is x, which requires grad
 
     # Hooks: a hook of x kept on y doubles the gradient that reaches y itself.
     if not source._backward_hooks:
@@ -133,18 +184,17 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str, grad
     # .grad and attributes: "does not apply" where the source has none; else the result has its own.
     # Read before the writes below: after a write to x, the .grad of a view y made under no_grad
     # can no longer be read.
+    # Where y is x, nothing was copied: both answer n/a alike.
     source_grad = source.grad if source.is_leaf else None
-    if source_grad is None:
+    result_grad = result.grad if result.is_leaf else None
+    if source_grad is None or result is source:
         assert report.copies_grad is None
     else:
-        result_grad = result.grad if result.is_leaf else None
-        copied = (
-            result_grad is not None
-            and result_grad.data_ptr() != source_grad.data_ptr()
-            and torch.equal(result_grad, source_grad)
+        own = result_grad is not None and result_grad.data_ptr() != source_grad.data_ptr()
+        assert report.copies_grad == (
+            own and result_grad is not None and torch.equal(result_grad, source_grad)
         )
-        assert report.copies_grad == copied
-    if not vars(source):
+    if not vars(source) or result is source:
         assert report.copies_attributes is None
     else:
         assert report.copies_attributes == all(hasattr(result, name) for name in vars(source))
@@ -158,10 +208,51 @@ def test_every_cell_agrees_with_ground_truth(operation: str, scenario: str, grad
             writable(source).mul_(1)
         assert report.shares_version_counter == (result._version != version)
 
-    # Memory: write through result and look for the change in source.
+    # Shape and strides: strides are compared only between dense tensors of one shape.
+    assert report.same_shape == (result.shape == source.shape)
+    dense = result.layout == source.layout == torch.strided
+    if not dense or result.shape != source.shape:
+        assert report.same_strides is None
+    else:
+        assert report.same_strides == (result.stride() == source.stride())
+
+    # New bytes: every storage the copy allocated, a copied .grad's included.
+    new_data = sum(size for address, size in storages(result).items() if address not in old)
+    if source_grad is None:
+        assert report.new_grad_bytes is None
+        assert report.new_bytes == new_data
+    else:
+        mine = {**old, **storages(source_grad)}
+        copied = result_grad is not None and result_grad.data_ptr() not in mine
+        grad_bytes = result_grad.untyped_storage().nbytes() if copied and result_grad is not None else 0
+        assert report.new_grad_bytes == grad_bytes
+        assert report.new_bytes == new_data + grad_bytes
+
+    # In-place writes, each on a fresh pair: refused, into y alone, or into x too.
+    for field in WRITES:
+        assert getattr(report, field) == write_outcome(operation, scenario, field, grad_mode), field
+
+    # Memory: write through result and look for the change in source; an x that moved is
+    # compared as it was, and its old memory (freed) is shared by nothing.
     before = values_of(source)
+    # torch's own record, read by address of the tensor behind each object (not by identity).
+    bases = {source._cdata, *([source._base._cdata] if source._base is not None else [])}
+    shows_view = result._is_view() and result._base is not None and result._base._cdata in bases
     write_through(result)
-    assert report.shares_storage == (not torch.equal(values_of(source), before))
+    reaches = not torch.equal(values_of(source), before)
+    if moved:
+        spans = [(a, a + n) for a, n in old.items()]
+        overlap = any(a < end and start < a + n for a, n in storages(result).items() for start, end in spans)
+        assert report.shares_storage == overlap
+    else:
+        assert report.shares_storage == reaches
+
+    # A view, as torch tracks it: torch says y is a view, and y's memory is x's.
+    if result is source or source.is_inference() or result.is_inference():
+        assert report.is_view is None
+    else:
+        assert report.is_view == shows_view
+        assert not shows_view or reaches  # a view's memory is x's
 
     # Overlap: torch refuses an in-place write to a tensor whose elements overlap.
     if report.overlaps_itself:
@@ -199,11 +290,15 @@ def test_probe_leaves_the_source_untouched() -> None:
 
     scenario = tcdoc.Scenario("kept", "a leaf we keep", build)
     # The in-place family changes x by design (x.detach_() is the point); the rest must not.
+    # Each probe builds x first; the pairs it builds after it are compare()'s to write into.
+    measured = []
     for op in tcdoc.operations():
         if op.family != "in_place":
+            first = len(kept)
             tcdoc.probe(op, scenario)
-    assert len(kept) == len([op for op in tcdoc.operations() if op.family != "in_place"])
-    for x, version in kept:
+            measured.append(kept[first])
+    assert len(measured) == len([op for op in tcdoc.operations() if op.family != "in_place"])
+    for x, version in measured:
         assert torch.equal(x.detach(), torch.arange(4.0))
         assert x.grad is not None
         assert torch.equal(x.grad, torch.ones(4))
@@ -354,16 +449,23 @@ def test_json_has_null_exactly_where_there_was_nothing_to_copy() -> None:
             continue
         source = tcdoc.get_scenario(row["scenario"]).build(torch.device("cpu"))
         values = row["properties"]
+        assert values["source_moved"] is not None, row  # the probe hands compare() x as it was
         if not values["result_is_tensor"]:
             assert all(values[field] is None for field in TENSOR_ONLY), row
             continue
         has_grad = source.is_leaf and source.grad is not None
-        assert (values["copies_grad"] is None) == (not has_grad), row
-        assert (values["copies_attributes"] is None) == (not vars(source)), row
+        same = not values["new_object"]
+        assert (values["copies_grad"] is None) == (not has_grad or same), row
+        assert (values["copies_attributes"] is None) == (not vars(source) or same), row
+        assert (values["new_grad_bytes"] is None) == (not has_grad), row
+        after, _ = fresh_result(row["operation"], row["scenario"])  # x.detach_() changes x itself
+        assert (values["gradient_flows_to_source"] is None) == (not after.requires_grad), row
         assert (values["keeps_hooks"] is None) == (not source._backward_hooks), row
         assert (values["keeps_conj"] is None) == (not source.is_conj()), row
         assert (values["keeps_inference"] is None) == (not source.is_inference()), row
-        assert (values["same_strides"] is None) == (source.layout != torch.strided), row
+        dense = source.layout == torch.strided
+        assert (values["same_strides"] is None) == (not dense or values["same_shape"] is False), row
+        assert all(values[field] is not None for field in WRITES), row  # and a remake
 
 
 def older(matrix: tcdoc.Matrix, schema: object) -> dict[str, Any]:

@@ -522,6 +522,50 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(
     assert deepcopy.copies_grad is False  # a real "no" stays "no"
 
 
+LEGEND_PAGE = """\
+Facts
+=====
+
+.. tcdoc-properties::
+   :operations: deepcopy requires_grad_ view expand
+   :scenarios: leaf_requires_grad no_grad expanded
+   :fields: copies_grad copies_attributes is_view gradient_flows_to_source same_strides writes_fill
+
+.. tcdoc-matrix::
+   :operations: requires_grad_
+   :scenarios: leaf_requires_grad no_grad
+"""
+
+
+def test_the_legend_gives_every_reason_that_occurs_in_its_table(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
+    from tcdoc._names import LABELS, reason
+    from tcdoc._writes import Y_AND_X
+
+    assert build(make_app, tmp_path / "site", LEGEND_PAGE) == ""
+    html = built_html(tmp_path / "site")
+    # The first table's legend: one field may be n/a for two reasons in it ("copies .grad": y is
+    # x, and x has no .grad); each reason of each n/a cell is given, under the field's heading.
+    legend = html.split('<table class="tcdoc-table')[1].split("</table>")[1].split("<table")[0]
+    for op in ("deepcopy", "requires_grad_", "view", "expand"):
+        for scenario in ("leaf_requires_grad", "no_grad", "expanded"):
+            report = tcdoc.probe(op, scenario).properties
+            if report is None:
+                continue
+            values = report.as_dict()
+            for field in ("copies_grad", "copies_attributes", "is_view", "gradient_flows_to_source"):
+                why = reason(field, values) if values[field] is None else None
+                if why is not None:
+                    assert f"“{LABELS[field]}”" in legend, field
+                    assert why in legend, why
+    assert "under “is a view of x”, “copies .grad”, “copies attributes”, y is x" in html
+    assert "under “copies .grad”, x has no .grad" in html
+    assert "x and y differ in shape, so their strides cannot be compared" in html
+    assert "x does not require grad, so no gradient can reach it" in html
+    assert f'<abbr title="the write succeeded and also changed x">{Y_AND_X}</abbr>' in html  # in words
+
+
 def test_an_error_fact_of_an_operation_that_did_not_raise_is_a_build_error(
     make_app: Callable[..., SphinxTestApp], tmp_path: Path
 ) -> None:

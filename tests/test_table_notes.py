@@ -163,6 +163,8 @@ def cells_say(table: nodes.table) -> tuple[set[tuple[str, str]], set[str]]:
     for row in body.findall(nodes.row):
         entries = [child for child in row.children if isinstance(child, nodes.entry)]
         for index, entry in enumerate(entries):
+            if "tcdoc-write" in entry["classes"]:
+                continue  # an in-place write's outcome, whose tooltip says what it means: not an n/a
             for abbreviation in entry.findall(nodes.abbreviation):
                 reason = str(abbreviation["explanation"]).removeprefix("n/a: ")
                 heading = entries[0].astext() if by_row else headings[index]

@@ -137,8 +137,8 @@ def extension_messages() -> list[str]:
     found += [_cells.YES, _cells.NO, _cells.NOT_APPLICABLE]  # the one formatter's words (tcdoc._cells)
     found += list(_names.LABELS.values()) + list(_names.MODULE_LABELS.values())
     found += list(tcdoc.QUESTIONS.values()) + list(tcdoc.MODULE_QUESTIONS.values())
-    found += [str(_names.reason(field)) for field in _names.LABELS if _names.reason(field) is not None]
-    found += [str(_names.reason(f, result_is_tensor=False)) for f in _names.LABELS if _names.reason(f, False)]
+    found += list(_names.REASONS)  # every reason a field may be n/a for
+    found += [word for outcome in _names.WRITE_OUTCOMES.items() for word in outcome]  # an in-place write's
     found += [*_names.MODULE_NOT_APPLICABLE.values(), _names.MODULE_SCENARIO_SUMMARY]
     found += [op.summary for op in tcdoc.operations(include_unavailable=True)]
     found += [op.summary for op in tcdoc.module_operations()]

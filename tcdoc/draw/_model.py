@@ -175,7 +175,8 @@ class Diagram:
         grad and they do not; ``"none"`` when ``x`` has no autograd history to keep;
         ``"same object"`` when ``y is x``.
     new_bytes
-        Bytes of storage that ``y`` holds and ``x`` does not.
+        Bytes of storage that ``y`` holds and ``x`` does not: ``y``'s data, the storage drawn
+        (``Comparison.new_bytes`` counts a copied ``.grad`` too).
 
     """
 
@@ -285,7 +286,9 @@ def diagram(
     _check_names(names)
     x, y = names
     assert report.new_bytes is not None  # both are strided tensors, checked above
-    one_storage = report.new_bytes == 0 and source.device == result.device
+    # The storage drawn is y's data; a .grad the copy made too (deepcopy's) is not drawn.
+    new_bytes = report.new_bytes - (report.new_grad_bytes or 0)
+    one_storage = new_bytes == 0 and source.device == result.device
     source_bar = StorageBar(
         source.untyped_storage().nbytes(), source.element_size(), (x, y) if one_storage else (x,)
     )
@@ -306,7 +309,7 @@ def diagram(
         shares_storage=report.shares_storage,
         shares_version_counter=report.shares_version_counter,
         edge=edge,
-        new_bytes=report.new_bytes,
+        new_bytes=new_bytes,
     )
 
 

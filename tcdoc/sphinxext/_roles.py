@@ -107,7 +107,7 @@ class FactRole(_FactsRole):
                     text = str(value)
             else:
                 if is_not_applicable(field, values):
-                    why = _(str(reason(field, bool(values["result_is_tensor"]))))
+                    why = _(str(reason(field, values)))
                     text = _("n/a: {reason}").format(reason=why)
                 else:
                     text = str(value)

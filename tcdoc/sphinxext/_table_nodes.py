@@ -30,7 +30,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 import tcdoc
 from tcdoc._cells import cell
-from tcdoc._names import LABELS, reason
+from tcdoc._names import LABELS, WRITE_OUTCOMES, WRITES, reason
 from tcdoc.sphinxext._i18n import translate as _
 
 __all__ = [
@@ -119,7 +119,7 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
     A :class:`tcdoc.NotRun` value makes a "not run" cell, with its reason.
     """
     entry = nodes.entry()
-    why = reason(field, values.get("result_is_tensor") is not False) if values is not None else None
+    why = reason(field, values) if values is not None else None
     if isinstance(value, bool):
         entry += nodes.paragraph(text=cell(value, translate=_))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
@@ -138,6 +138,11 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
         paragraph = nodes.paragraph()
         paragraph += value
         entry += paragraph
+    elif field in WRITES and isinstance(value, str) and value in WRITE_OUTCOMES:
+        # An in-place write's outcome is words, not a value: "refused", "y only", "y and x".
+        words, meaning = _(value), _(WRITE_OUTCOMES[value])
+        entry += nodes.paragraph("", "", nodes.abbreviation(words, words, explanation=meaning))
+        entry["classes"].append("tcdoc-write")
     else:
         entry += nodes.paragraph(text=cell(value))
     return entry

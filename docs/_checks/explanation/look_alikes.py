@@ -130,10 +130,10 @@ def _like_detach_clone_with_a_warning(matrix: Matrix) -> None:
 
 def _as_tensor_returns_x(matrix: Matrix) -> None:
     for scenario, report in each_measured(matrix, "as_tensor"):
-        expect(
-            not report.new_object and report.gradient_flows_to_source == built_source(scenario).requires_grad,
-            scenario,
-        )
+        # "History and all": gradients reach x through y where x has a history (requires grad);
+        # where it has none, the question does not apply (None), and there is none to keep.
+        history = True if built_source(scenario).requires_grad else None
+        expect(not report.new_object and report.gradient_flows_to_source is history, scenario)
 
 
 def _change_copies_no_change_is_x(matrix: Matrix) -> None:
@@ -220,6 +220,19 @@ def _cat_and_stack_copy(matrix: Matrix) -> None:
 
 
 IN_PLACE = ("detach_", "requires_grad_", "share_memory_")
+
+
+def _share_memory_moves_x(matrix: Matrix) -> None:
+    runs = where_measured(matrix, "share_memory_", tuple(s.name for s in scenarios()))
+    expect(runs, "share_memory_ ran nowhere")
+    for scenario, report in runs:
+        moved = not report.new_object and report.source_moved and not report.shares_storage
+        expect(moved and bool(report.new_bytes), f"share_memory_ on {scenario}: {report}")
+    # By hand: the data pointer changes, and the old memory is no longer x's.
+    x = torch.zeros(2, 3)
+    before = x.untyped_storage().data_ptr()
+    y = x.share_memory_()  # type: ignore[no-untyped-call]
+    expect(y is x and x.is_shared() and x.untyped_storage().data_ptr() != before, "x stayed where it was")
 
 
 def _in_place_return_x(matrix: Matrix) -> None:
@@ -416,6 +429,7 @@ CLAIMS = [
     ),
     Claim("cat-stack-copy", _cat_and_stack_copy, pin="369bc1c5db", scope="stated: the everyday scenarios"),
     Claim("in-place-return-x", _in_place_return_x, pin="f12236b06d", scope="registry"),
+    Claim("share-memory-moves-x", _share_memory_moves_x, pin="7a2db21158", scope="registry"),
     Claim("detach-in-place-is-x", _detach_in_place_is_x, pin="ca5dd884c7", scope="registry"),
     Claim(
         "detach-in-place-refuses-views",
