@@ -134,6 +134,7 @@ class _Tables(HTMLParser):
         self._in_head = False
         self._cell: list[str] | None = None
         self._reasons: list[str] = []
+        self._write = False
         self._row: list[tuple[str, list[str]]] = []
         self._note: list[str] | None = None
 
@@ -149,7 +150,8 @@ class _Tables(HTMLParser):
             self._row = []
         elif self._in_table and tag in ("td", "th"):
             self._cell, self._reasons = [], []
-        elif self._in_table and tag == "abbr":
+            self._write = "tcdoc-write" in classes  # an in-place write's outcome: its tooltip is no n/a
+        elif self._in_table and tag == "abbr" and not self._write:
             self._reasons.append(str(dict(attrs).get("title", "")))
         elif tag == "p" and "tcdoc-na-note" in classes and self.tables and not self._in_table:
             self._note = []
