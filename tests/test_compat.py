@@ -30,9 +30,8 @@ def one_at_a_time(tensor: object, version: object) -> None:
 
 def all_at_once(tensors: object, versions: object) -> None:
     """torch 2.8 and newer's form: two sequences."""
-    if isinstance(tensors, torch.Tensor) or isinstance(versions, int):
+    if not (isinstance(tensors, Sequence) and isinstance(versions, Sequence)):
         raise TypeError("_unsafe_set_version_counter(): incompatible function arguments")
-    assert isinstance(tensors, Sequence) and isinstance(versions, Sequence)
     _REAL(tensors, versions)
 
 

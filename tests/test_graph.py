@@ -127,21 +127,26 @@ class FleetingNode:
     again gives that one, as torch does.
     """
 
-    _alive: weakref.WeakValueDictionary[int, FleetingNode] = weakref.WeakValueDictionary()
-
-    def __init__(self, index: int, children: dict[int, list[int]]) -> None:
-        self.index, self.children = index, children
-
-    @classmethod
-    def of(cls, index: int, children: dict[int, list[int]]) -> FleetingNode:
-        node = cls._alive.get(index)
-        if node is None:
-            node = cls._alive[index] = cls(index, children)
-        return node
+    def __init__(self, graph: FleetingGraph, index: int) -> None:
+        self.graph, self.index = graph, index
 
     @property
     def next_functions(self) -> tuple[tuple[FleetingNode, int], ...]:
-        return tuple((FleetingNode.of(child, self.children), 0) for child in self.children[self.index])
+        return tuple((self.graph.node(child), 0) for child in self.graph.children[self.index])
+
+
+class FleetingGraph:
+    """The nodes' children by index, and the nodes' Python objects that are alive now."""
+
+    def __init__(self, children: dict[int, list[int]]) -> None:
+        self.children = children
+        self.alive: weakref.WeakValueDictionary[int, FleetingNode] = weakref.WeakValueDictionary()
+
+    def node(self, index: int) -> FleetingNode:
+        found = self.alive.get(index)
+        if found is None:
+            found = self.alive[index] = FleetingNode(self, index)
+        return found
 
 
 @pytest.mark.parametrize(
@@ -153,6 +158,6 @@ class FleetingNode:
     ids=["chain", "diamond"],
 )
 def test_the_walk_meets_every_node_once_when_node_objects_do_not_last(children: dict[int, list[int]]) -> None:
-    root = FleetingNode.of(0, children)
-    met = [node.index for node in graph_nodes(cast(torch.autograd.graph.Node, root))]
+    root = FleetingGraph(children).node(0)
+    met = [cast(FleetingNode, node).index for node in graph_nodes(cast(torch.autograd.graph.Node, root))]
     assert sorted(met) == sorted(children)
