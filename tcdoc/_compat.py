@@ -54,11 +54,12 @@ def _version_setter() -> _Setter:
     raw: Callable[..., None] = torch._C._autograd._unsafe_set_version_counter
     probe = torch.zeros(())
     try:
-        # torch 2.8 and newer: two sequences, every tensor set in one call.
+        # torch 2.7 and newer: two sequences, every tensor set in one call (2.7.1 and 2.13.0
+        # checked).
         raw((probe,), (0,))
     except TypeError:
-        # torch 2.4 to 2.7: one tensor and one int a call (pybind11 refuses the sequences with
-        # "incompatible function arguments", a TypeError).
+        # torch 2.4 to 2.6: one tensor and one int a call; pybind11 refuses the sequences with
+        # "incompatible function arguments", a TypeError (2.4.1, 2.5.1 and 2.6.0 checked).
         raw(probe, 0)
 
         def one_at_a_time(tensors: Sequence[torch.Tensor], versions: Sequence[int]) -> None:

@@ -1,7 +1,7 @@
 """tcdoc._compat: every path it has for the torch releases it supports, run on the torch installed.
 
 torch's private ``_unsafe_set_version_counter`` takes one tensor and one int a call in torch 2.4
-to 2.7, and two sequences from torch 2.8 on. Each form is stood in for here by a function of
+to 2.6, and two sequences from torch 2.7 on. Each form is stood in for here by a function of
 that form built on the installed torch's own, so both paths run whichever torch this is.
 """
 
@@ -22,22 +22,22 @@ _REAL = _compat._version_setter()
 
 
 def one_at_a_time(tensor: object, version: object) -> None:
-    """torch 2.4 to 2.7's form: pybind11 refuses anything but a tensor and an int."""
+    """torch 2.4 to 2.6's form: pybind11 refuses anything but a tensor and an int."""
     if not isinstance(tensor, torch.Tensor) or not isinstance(version, int):
         raise TypeError("_unsafe_set_version_counter(): incompatible function arguments")
     _REAL((tensor,), (version,))
 
 
 def all_at_once(tensors: object, versions: object) -> None:
-    """torch 2.8 and newer's form: two sequences."""
+    """torch 2.7 and newer's form: two sequences."""
     if not (isinstance(tensors, Sequence) and isinstance(versions, Sequence)):
         raise TypeError("_unsafe_set_version_counter(): incompatible function arguments")
     _REAL(tensors, versions)
 
 
 FORMS: dict[str, Callable[[object, object], None]] = {
-    "one-at-a-time (torch 2.4 to 2.7)": one_at_a_time,
-    "all-at-once (torch 2.8 and newer)": all_at_once,
+    "one-at-a-time (torch 2.4 to 2.6)": one_at_a_time,
+    "all-at-once (torch 2.7 and newer)": all_at_once,
 }
 
 
