@@ -52,7 +52,8 @@ def _version_setter() -> _Setter:
     """
     # Typed as taking anything: torch's type stubs describe only the form of the installed release.
     raw: Callable[..., None] = torch._C._autograd._unsafe_set_version_counter
-    probe = torch.zeros(())
+    with torch.inference_mode(False):  # a tensor with a counter, even inside inference_mode()
+        probe = torch.zeros(())
     try:
         # torch 2.7 and newer: two sequences, every tensor set in one call (2.7.1 and 2.13.0
         # checked).

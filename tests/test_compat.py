@@ -83,6 +83,15 @@ def test_the_command_runs_with_either_form(form: str, capsys: pytest.CaptureFixt
     assert "Autograd history" in capsys.readouterr().out
 
 
+def test_the_form_is_found_inside_inference_mode_too(form: str) -> None:
+    x = torch.ones(3, requires_grad=True)
+    y = x.detach()
+    with torch.inference_mode():  # the first compare() of the process may be asked here
+        report = tcdoc.compare(x, y)
+    assert report.shares_version_counter
+    assert (x._version, y._version) == (0, 0)
+
+
 def test_counters_and_versions_must_pair_up() -> None:
     with pytest.raises(ValueError, match="2 tensors but 1 versions"):
         set_version_counters((torch.ones(1), torch.ones(1)), (0,))
