@@ -55,8 +55,8 @@ def _version_setter() -> _Setter:
     with torch.inference_mode(False):  # a tensor with a counter, even inside inference_mode()
         probe = torch.zeros(())
     try:
-        # torch 2.7 and newer: two sequences, every tensor set in one call (2.7.1 and 2.13.0
-        # checked).
+        # torch 2.7 and newer: two sequences, every tensor set in one call (2.7.1, 2.8.0 and
+        # 2.13.0 checked).
         raw((probe,), (0,))
     except TypeError:
         # torch 2.4 to 2.6: one tensor and one int a call; pybind11 refuses the sequences with

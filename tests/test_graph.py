@@ -120,7 +120,7 @@ def test_rejects_what_is_not_a_tensor(value: object) -> None:
 
 
 class FleetingNode:
-    """A stand-in for a built-in autograd node as torch 2.4 to 2.7 show it in Python.
+    """A stand-in for a built-in autograd node as torch 2.4 to 2.8 show it in Python.
 
     Its Python object lives only while something refers to it: asked for again after that, the
     node is a new object, which may take the freed one's ``id``. While one is alive, asking
