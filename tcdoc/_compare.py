@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 import torch
 from torch.autograd.graph import increment_version
 
+from tcdoc._compat import set_version_counters
 from tcdoc._graph import graph_nodes
 from tcdoc._names import is_not_applicable, not_applicable
 from tcdoc._writes import Remake, measure_writes
@@ -604,7 +605,7 @@ def _shares_version_counter(source: torch.Tensor, result: torch.Tensor) -> bool 
     before = (source._version, result._version)
     increment_version(source)
     shared = result._version != before[1]
-    torch._C._autograd._unsafe_set_version_counter((source, result), before)
+    set_version_counters((source, result), before)
     return shared
 
 

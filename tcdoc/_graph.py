@@ -99,13 +99,18 @@ def graph_nodes(root: torch.autograd.graph.Node) -> Iterator[torch.autograd.grap
     >>> [type(node).__name__ for node in graph_nodes((x * 2).sum().grad_fn)]
     ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
     """
-    seen: set[int] = set()
+    # The walk holds every node it has seen, not only its id: torch 2.4 to 2.8 at least
+    # (2.4.1, 2.5.1, 2.6.0, 2.7.1 and 2.8.0 checked; 2.13.0 does not) keep no Python object of
+    # a built-in node while nothing refers to it and make a new one when asked again, so a
+    # freed node's id could come back as another node's, and that node and all behind it
+    # would be skipped.
+    seen: dict[int, torch.autograd.graph.Node] = {}
     stack = [root]
     while stack:
         node = stack.pop()
         if id(node) in seen:
             continue
-        seen.add(id(node))
+        seen[id(node)] = node
         yield node
         stack.extend(child for child, _ in node.next_functions if child is not None)
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import weakref
+from typing import cast
+
 import pytest
 import torch
 
 import tcdoc
+from tcdoc._graph import graph_nodes
 
 
 def nbytes(*tensors: torch.Tensor) -> int:
@@ -113,3 +117,47 @@ def test_leaves_the_tensor_alone() -> None:
 def test_rejects_what_is_not_a_tensor(value: object) -> None:
     with pytest.raises(TypeError, match=r"tensor must be a torch\.Tensor, got"):
         tcdoc.graph_memory(value)  # type: ignore[arg-type]  # not a tensor, on purpose
+
+
+class FleetingNode:
+    """A stand-in for a built-in autograd node as torch 2.4 to 2.8 show it in Python.
+
+    Its Python object lives only while something refers to it: asked for again after that, the
+    node is a new object, which may take the freed one's ``id``. While one is alive, asking
+    again gives that one, as torch does.
+    """
+
+    def __init__(self, graph: FleetingGraph, index: int) -> None:
+        self.graph, self.index = graph, index
+
+    @property
+    def next_functions(self) -> tuple[tuple[FleetingNode, int], ...]:
+        return tuple((self.graph.node(child), 0) for child in self.graph.children[self.index])
+
+
+class FleetingGraph:
+    """The nodes' children by index, and the nodes' Python objects that are alive now."""
+
+    def __init__(self, children: dict[int, list[int]]) -> None:
+        self.children = children
+        self.alive: weakref.WeakValueDictionary[int, FleetingNode] = weakref.WeakValueDictionary()
+
+    def node(self, index: int) -> FleetingNode:
+        found = self.alive.get(index)
+        if found is None:
+            found = self.alive[index] = FleetingNode(self, index)
+        return found
+
+
+@pytest.mark.parametrize(
+    "children",
+    [
+        {0: [1], 1: [2], 2: [3], 3: [4], 4: []},  # a chain, as a long history is
+        {0: [1, 2], 1: [3], 2: [3], 3: [4], 4: []},  # a diamond: node 3 reached twice
+    ],
+    ids=["chain", "diamond"],
+)
+def test_the_walk_meets_every_node_once_when_node_objects_do_not_last(children: dict[int, list[int]]) -> None:
+    root = FleetingGraph(children).node(0)
+    met = [cast(FleetingNode, node).index for node in graph_nodes(cast(torch.autograd.graph.Node, root))]
+    assert sorted(met) == sorted(children)

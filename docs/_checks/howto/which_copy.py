@@ -213,7 +213,8 @@ def _save_keeps_views(matrix: Matrix) -> None:
     buffer = io.BytesIO()
     torch.save([base, base[:2]], buffer)
     buffer.seek(0)
-    loaded_base, loaded_view = torch.load(buffer)
+    # weights_only=True, the default from torch 2.6 on, named so that torch 2.4 and 2.5 do not warn.
+    loaded_base, loaded_view = torch.load(buffer, weights_only=True)
     expect(shares_memory(loaded_base, loaded_view), "the loaded view does not share the loaded base")
     small, whole = io.BytesIO(), io.BytesIO()
     torch.save(base[:2].clone(), small)
