@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 import torch
 import torch.autograd.forward_ad as fwAD
 
-from tcdoc import Comparison, Matrix, get_scenario, operations, scenarios, shares_memory
+from tcdoc import GRAD_MODES, Comparison, Matrix, get_scenario, operations, scenarios, shares_memory
 from tcdoc.claims import ClaimFalse, expect, measured
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "does_not_raise",
     "each_measured",
     "each_measured_on",
+    "each_measured_under",
     "everyday",
     "everyday_names",
     "exp_backward_after_detached_change",
@@ -195,11 +196,21 @@ def state_dict_shares_both(matrix: Matrix) -> None:
     expect(saved._version == before + 1, "the state_dict tensor does not share the version counter")
 
 
+def each_measured_under(matrix: Matrix, operation: str, grad_mode: str) -> list[tuple[str, Comparison]]:
+    """Return each scenario where ``operation``, under ``grad_mode``, returned a tensor, and its report."""
+    rows = [matrix.get(operation, name, grad_mode) for name in scenario_names()]
+    return [(row.scenario, row.properties) for row in rows if row.properties is not None]
+
+
 def clone_copies_and_records(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "clone"):
-        expect(not report.shares_storage and bool(report.new_bytes), f"clone on {scenario} copied nothing")
-        if built_source(scenario).requires_grad:
-            expect(report.grad_fn == "CloneBackward0", f"clone on {scenario} has grad_fn {report.grad_fn}")
+    """Check new memory in every grad mode, and a record only where x requires grad and autograd records."""
+    for grad_mode in GRAD_MODES:
+        for scenario, report in each_measured_under(matrix, "clone", grad_mode):
+            where = f"clone on {scenario} under {grad_mode}"
+            expect(not report.shares_storage and bool(report.new_bytes), f"{where} copied nothing")
+            recorded = built_source(scenario).requires_grad and grad_mode == "enabled"
+            expected = "CloneBackward0" if recorded else None
+            expect(report.grad_fn == expected, f"{where} has grad_fn {report.grad_fn}, not {expected}")
 
 
 def clone_detach_records_first(matrix: Matrix) -> None:
@@ -583,10 +594,15 @@ def optimizer_state_dict_references(matrix: Matrix) -> None:
 
 
 def inference_mark(matrix: Matrix) -> None:
-    for op in ("detach", "data", "view", "slice"):
-        expect(measured(matrix, op, "inference").keeps_inference, f"{op} dropped the inference mark")
-    for op in ("clone", "detach_clone", "deepcopy"):
-        expect(measured(matrix, op, "inference").keeps_inference is False, f"{op} kept the inference mark")
+    """Check that views and detach keep the mark in every mode; copies drop it outside inference mode."""
+    for grad_mode in GRAD_MODES:
+        for op in ("detach", "data", "view", "slice"):
+            report = matrix.get(op, "inference", grad_mode).properties
+            expect(report is not None and report.keeps_inference, f"{op} under {grad_mode} dropped the mark")
+        for op in ("clone", "detach_clone", "deepcopy"):
+            report = matrix.get(op, "inference", grad_mode).properties
+            kept = grad_mode == "inference_mode"
+            expect(report is not None and report.keeps_inference is kept, f"{op} under {grad_mode}: {report}")
 
 
 INFERENCE_WRITES: dict[str, Callable[[torch.Tensor], object]] = {

@@ -13,16 +13,19 @@ from _checks._helpers import (
     clone_copies_and_records,
     clone_detach_records_first,
     each_measured,
+    each_measured_under,
 )
-from tcdoc import Matrix
+from tcdoc import GRAD_MODES, Matrix
 from tcdoc.claims import EVERYDAY, Claim, Every, expect, measured
 
 __all__ = ["CLAIMS"]
 
 
 def _clone_independent_yet_connected(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "clone"):
-        expect(not report.shares_storage, f"clone on {scenario} shares memory with x")
+    for grad_mode in GRAD_MODES:
+        for scenario, report in each_measured_under(matrix, "clone", grad_mode):
+            expect(not report.shares_storage, f"clone on {scenario} under {grad_mode} shares memory with x")
+    for scenario, report in each_measured(matrix, "clone"):  # recorded: grad mode enabled
         if built_source(scenario).requires_grad:
             expect(report.gradient_flows_to_source, f"on {scenario} gradients do not reach x")
     x = torch.ones(3, requires_grad=True)
@@ -39,6 +42,11 @@ def _clone_is_not_a_leaf(matrix: Matrix) -> None:
         if built_source(scenario).requires_grad:
             ok = not report.is_leaf and report.grad_fn == "CloneBackward0" and report.gradient_flows_to_source
             expect(ok, f"clone on {scenario} measured {report}")
+    for grad_mode in ("no_grad", "inference_mode"):
+        for scenario, report in each_measured_under(matrix, "clone", grad_mode):
+            expect(
+                report.is_leaf and report.grad_fn is None, f"clone on {scenario} under {grad_mode}: {report}"
+            )
 
 
 def _clone_keeps_requires_grad(matrix: Matrix) -> None:
@@ -77,6 +85,15 @@ def _channels_last_strides(matrix: Matrix) -> None:
 
 
 def _strided_slice_packed(matrix: Matrix) -> None:
+    # A slice of the transpose keeps its dimension order: column-major strides, densely packed.
+    column = torch.arange(48.0).reshape(6, 8).t()[:, ::2]
+    packed = column.clone()
+    expect(not packed.is_contiguous(), f"the clone of a transposed slice is row-major: {packed.stride()}")
+    expect(packed.stride()[0] < packed.stride()[1], f"the dimension order changed: {packed.stride()}")
+    expect(
+        packed.untyped_storage().nbytes() == packed.numel() * packed.element_size(),
+        "the transposed slice's clone is not dense",
+    )
     report = measured(matrix, "clone", "strided_view")
     source = built_source("strided_view")
     expect(not source.is_contiguous(), "the slice is dense")
@@ -105,8 +122,8 @@ def _expand_materialised(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("copies-and-records", clone_copies_and_records, pin="a7cea2ea51", scope="registry"),
-    Claim("independent-yet-connected", _clone_independent_yet_connected, pin="89dd1fb565", scope="registry"),
+    Claim("copies-and-records", clone_copies_and_records, pin="870de8cea5", scope="registry"),
+    Claim("independent-yet-connected", _clone_independent_yet_connected, pin="71a613cf93", scope="registry"),
     Every("shares-no-memory", ops=("clone",), expected={"shares_storage": False}, pin="a5a50a39bd"),
     Every(
         "shares-nothing",
@@ -115,7 +132,7 @@ CLAIMS = [
         scenarios=EVERYDAY,
         pin="c0ecd48b85",
     ),
-    Claim("leaf-or-not", _clone_is_not_a_leaf, pin="838b560633", scope="registry"),
+    Claim("leaf-or-not", _clone_is_not_a_leaf, pin="ab6ff2e801", scope="registry"),
     Claim("invents-no-history", _clone_keeps_requires_grad, pin="b4ebdfb156", scope="registry"),
     Claim("never-copies-grad", _clone_never_copies_grad, pin="9cbe7f3781", scope="registry"),
     Claim("both-orders-agree", _both_orders_agree, pin="e147c82db6", scope="registry"),
@@ -127,7 +144,7 @@ CLAIMS = [
     ),
     Claim("preserve-format", _preserve_format_is_the_default, pin="b67e8601cc"),
     Claim("channels-last", _channels_last_strides, pin="7484505faf"),
-    Claim("strided-slice", _strided_slice_packed, pin="1b5ef67ad1", scope="stated: a strided slice"),
+    Claim("strided-slice", _strided_slice_packed, pin="4a0f677daa", scope="stated: a strided slice"),
     Claim("slice-strides", _slice_strides, pin="b40c2afae8", scope="stated: the slice base[:, ::2]"),
     Claim(
         "expand-writes-out", _expand_materialised, pin="0645d103c4", scope="stated: a tensor made by expand"

@@ -455,7 +455,7 @@ CLAIMS = [
     ),
     Claim("module-deepcopy-no-grad", _module_deepcopy_starts_without_grad, pin="6a0118dd32"),
     Claim("inference-no-counter", _inference_has_no_counter, pin="9f63ae44b5"),
-    Claim("inference-mark", inference_mark, pin="0ac21d11c8"),
+    Claim("inference-mark", inference_mark, pin="4f31e0b321"),
     Claim(
         "inference-in-place",
         inference_in_place_error,

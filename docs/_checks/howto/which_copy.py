@@ -102,9 +102,11 @@ def _detached_input_stops_backward(matrix: Matrix) -> None:
 
 
 def _clone_protects(matrix: Matrix) -> None:
-    report = measured(matrix, "clone", "leaf_requires_grad")
+    report = measured(matrix, "clone", "leaf_requires_grad")  # grad mode enabled: autograd records
     ok = not report.shares_storage and not report.shares_version_counter and report.gradient_flows_to_source
     expect(ok, f"clone measured {report}")
+    under = matrix.get("clone", "leaf_requires_grad", "no_grad").properties
+    expect(under is not None and under.gradient_flows_to_source is False, f"clone under no_grad: {under}")
 
 
 def _no_grad_counted_data_not(matrix: Matrix) -> None:
@@ -271,6 +273,8 @@ def _inference_copies(matrix: Matrix) -> None:
     with torch.inference_mode():
         x = torch.ones(2)
     raises_saying(lambda: x.detach().requires_grad_(), "inference tensor")
+    with torch.inference_mode():  # inside inference mode the same call is allowed: the words say outside
+        expect(x.detach().requires_grad_().requires_grad, "requires_grad_() failed inside inference mode")
 
 
 def _kept_selection_is_separate(matrix: Matrix) -> None:
@@ -337,7 +341,7 @@ CLAIMS = [
         pin="6dc165b967",
         scope="stated: a tensor in the middle of the graph",
     ),
-    Claim("clone-protects", _clone_protects, pin="328db8763e"),
+    Claim("clone-protects", _clone_protects, pin="4d52a0f284"),
     Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="f617eb87d8"),
     Claim("no-grad-counted", _no_grad_counted_data_not, pin="683ab28983"),
     Claim("data-skips-counter", _no_grad_counted_data_not, pin="7ac14abc6a"),
@@ -420,8 +424,8 @@ CLAIMS = [
     ),
     Claim("float-is-x", _float_is_x_no_copy, pin="14dbf1610e"),
     Claim("float-look-alikes", _float_is_x_no_copy, pin="db2fcbebe2"),
-    Claim("inference-clone", _inference_copies, pin="3de2d038d5"),
-    Claim("inference-detach", _inference_copies, pin="f655dfe4eb"),
+    Claim("inference-clone", _inference_copies, pin="7004260025"),
+    Claim("inference-detach", _inference_copies, pin="0ced613a54"),
     Claim("selection-reads-copy", selection_reads_copy, pin="be802bff98"),
     Claim("kept-selection", _kept_selection_is_separate, pin="16b8b029e5"),
     Claim(
