@@ -70,6 +70,8 @@ def _loss_holds_its_graph(matrix: Matrix) -> None:
     loss = (w * torch.arange(3.0)).exp().sum()
     expect(graph_memory(loss).saved_bytes > 0, "the loss holds no saved tensors")
     expect(graph_memory(loss.detach()).saved_bytes == 0, "the detached loss holds a graph")
+    backward(loss)
+    expect(graph_memory(loss).saved_bytes == 0, "backward() left the saved tensors alive")
 
 
 def _accumulating_keeps_every_graph(matrix: Matrix) -> None:
@@ -327,8 +329,8 @@ CLAIMS = [
     Claim(
         "loss-holds-its-graph",
         _loss_holds_its_graph,
-        pin="42cb703e90",
-        scope="stated: a loss and the graph behind it",
+        pin="e403ca586d",
+        scope="stated: a loss and the graph behind it, before and after backward()",
     ),
     Claim("accumulating-keeps-graphs", _accumulating_keeps_every_graph, pin="61582bda91"),
     Claim("state-dict-references", state_dict_references, pin="235f2397d7"),
@@ -342,7 +344,7 @@ CLAIMS = [
         scope="stated: a tensor in the middle of the graph",
     ),
     Claim("clone-protects", _clone_protects, pin="4d52a0f284"),
-    Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="f617eb87d8"),
+    Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="9e45869253"),
     Claim("no-grad-counted", _no_grad_counted_data_not, pin="683ab28983"),
     Claim("data-skips-counter", _no_grad_counted_data_not, pin="7ac14abc6a"),
     Claim("torch-tensor-warns", _torch_tensor_warns, pin="71659f5565"),
