@@ -24,8 +24,9 @@ features.is_inference(), features.requires_grad
 
 # %%
 # Centring the features in place is a natural next step. Outside inference mode, torch
-# refuses to change an inference tensor in place, and its error suggests exactly the fix: a
-# clone.
+# refuses in-place operations on an inference tensor (``add_``, ``mul_``, ``copy_``,
+# ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), and its error suggests exactly
+# the fix: a clone.
 try:
     features -= features.mean(0)
 except RuntimeError as error:

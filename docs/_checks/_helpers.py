@@ -314,6 +314,11 @@ def module_with_non_leaf(matrix: Matrix) -> None:
     fixed(torch.ones(3))
     raises(lambda: copy.deepcopy(broken))
     does_not_raise(lambda: copy.deepcopy(fixed))
+    for mode in (torch.no_grad, torch.inference_mode):  # the same forward pass, not recorded
+        unrecorded = ScaledTensor(detach=False)
+        with mode():
+            unrecorded(torch.ones(3))
+        does_not_raise(functools.partial(copy.deepcopy, unrecorded))
 
 
 def aliasing_within_one_call(matrix: Matrix) -> None:

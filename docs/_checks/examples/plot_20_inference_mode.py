@@ -89,8 +89,9 @@ CLAIMS = [
     Claim(
         "in-place",
         inference_in_place_error,
-        quote="Outside inference mode, torch refuses to change an inference tensor in place, and its error "
-        "suggests exactly the fix: a clone",
+        quote="Outside inference mode, torch refuses in-place operations on an inference tensor (`add_`, "
+        "`mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` here), and its error suggests "
+        "exactly the fix: a clone",
         scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
     ),
     Claim(

@@ -459,7 +459,7 @@ CLAIMS = [
     Claim(
         "inference-in-place",
         inference_in_place_error,
-        pin="e372f563ee",
+        pin="294f11c66b",
         scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
     ),
     Claim(

@@ -58,6 +58,10 @@ def _deepcopy_error_words(matrix: Matrix) -> None:
     expect(row.error is not None, "deepcopy of a non-leaf did not raise")
     assert row.error is not None
     expect(row.error.message.startswith("Only Tensors created explicitly by the user"), row.error.message)
+    computed_unrecorded = matrix.get("deepcopy", "leaf_from_operation")  # computed under no_grad
+    expect(
+        computed_unrecorded.error is None, f"deepcopy of an unrecorded result: {computed_unrecorded.outcome}"
+    )
 
 
 def _may_share(matrix: Matrix) -> None:
@@ -321,7 +325,7 @@ CLAIMS = [
     Claim(
         "deepcopy-error-words",
         _deepcopy_error_words,
-        pin="abf81e72b9",
+        pin="f2deb56c83",
         scope="quotes the start of torch's error message",
     ),
     Claim("detach-copies-nothing", detach_copies_nothing, pin="bb7883b261", scope="registry"),
@@ -358,7 +362,7 @@ CLAIMS = [
     Claim(
         "deepcopy-refuses-modules",
         _module_with_attribute_fails,
-        pin="70cb6456e2",
+        pin="378771b7e5",
         scope="stated: tensors that are not leaves",
     ),
     Claim(
