@@ -24,7 +24,9 @@ from tcdoc.sphinxext import _grad_modes
 HEADINGS = ["y =", "x", "property", "enabled", "torch.no_grad()", "torch.inference_mode()"]
 
 
-def build(make_app: Callable[..., SphinxTestApp], rootdir: Path, tmp_path: Path, **overrides: Any) -> SphinxTestApp:
+def build(
+    make_app: Callable[..., SphinxTestApp], rootdir: Path, tmp_path: Path, **overrides: Any
+) -> SphinxTestApp:
     srcdir = tmp_path / "grad-modes"
     shutil.copytree(rootdir / "test-grad-modes", srcdir)
     app = make_app("html", srcdir=srcdir, confoverrides=overrides, freshenv=True)
@@ -76,7 +78,9 @@ def test_the_grad_mode_table_lists_exactly_the_answers_that_change(english: Sphi
     # The stamp and no other table between this one and the next section.
     siblings = table.parent.children
     after = siblings[siblings.index(table) + 1 :]
-    assert any("tcdoc-stamp" in node.get("classes", []) for node in after if isinstance(node, nodes.paragraph))
+    assert any(
+        "tcdoc-stamp" in node.get("classes", []) for node in after if isinstance(node, nodes.paragraph)
+    )
 
 
 def test_the_grad_mode_table_shows_what_torch_does_in_each_mode(english: SphinxTestApp) -> None:
@@ -128,7 +132,9 @@ def test_a_cpu_build_shows_the_cuda_rows_as_not_run(english: SphinxTestApp) -> N
             for index, scenario in enumerate(heading[1:], start=1):
                 if op.needs_cuda or scenario == "cuda":
                     assert rows[0][index].astext() == "not run: no CUDA device", (op.name, scenario)
-        note = " ".join(p.astext() for p in section.findall(nodes.paragraph) if "tcdoc-not-run-note" in p["classes"])
+        note = " ".join(
+            p.astext() for p in section.findall(nodes.paragraph) if "tcdoc-not-run-note" in p["classes"]
+        )
         assert "no CUDA device" in note
 
 
@@ -141,7 +147,10 @@ def test_a_family_where_nothing_changes_says_so(
     assert tables(app, "tcdoc-grad-modes") == []
     doctree = app.env.get_doctree("index")
     (sentence,) = [p for p in doctree.findall(nodes.paragraph) if "tcdoc-grad-modes-none" in p["classes"]]
-    assert sentence.astext() == "No answer of this family changes under torch.no_grad() or torch.inference_mode()."
+    assert (
+        sentence.astext()
+        == "No answer of this family changes under torch.no_grad() or torch.inference_mode()."
+    )
 
 
 # jieba, which Sphinx's Chinese search uses, leaves its dictionary file open.

@@ -34,8 +34,9 @@ gallery's guards) lives with that site, in ``docs/_ext``, and is not part of thi
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_roles`` (the fact roles), ``_table_nodes`` (their cells
-and tables), ``_links`` (links from an operation's code to its page), ``_state`` (the build's
+``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_roles`` (the
+fact roles), ``_table_nodes`` (their cells and tables), ``_links`` (links from an operation's
+code to its page), ``_state`` (the build's
 matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``,
 ``_diagram`` and ``_i18n`` (the extension's words in the reader's language). Sphinx is imported
 only under this package.

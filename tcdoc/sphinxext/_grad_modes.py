@@ -29,7 +29,7 @@ __all__ = ["GradModesDirective", "field_label", "mode_heading"]
 
 
 def mode_heading(mode: str) -> str:
-    """The column heading of a grad mode: ``enabled``, or the context manager that sets it."""
+    """Return the column heading of a grad mode: ``enabled``, or the context manager that sets it."""
     if mode == "no_grad":
         return "torch.no_grad()"
     if mode == "inference_mode":
@@ -38,7 +38,7 @@ def mode_heading(mode: str) -> str:
 
 
 def field_label(field: str) -> str:
-    """The heading of a changed field, in the build's language: a property, or the cell as a whole."""
+    """Return the heading of a changed field, in the build's language: a property, or the whole cell."""
     if field in LABELS:
         return _(LABELS[field])
     if field == "outcome":
@@ -53,7 +53,7 @@ def field_label(field: str) -> str:
 
 
 def value_cell(result: tcdoc.ProbeResult, field: str) -> nodes.entry:
-    """The cell of ``field`` of one measured cell (``result``), as the family's tables write it."""
+    """Make the cell of ``field`` of one measured cell (``result``), as the family's tables write it."""
     outcome = result.outcome
     if field == "warnings":
         if not result.warnings:
@@ -84,7 +84,9 @@ class GradModesDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         family = self.options.get("family")
         if family not in FAMILIES:
-            raise self.error(f"tcdoc-grad-modes: unknown family {family!r}; choose from: {', '.join(FAMILIES)}")
+            raise self.error(
+                f"tcdoc-grad-modes: unknown family {family!r}; choose from: {', '.join(FAMILIES)}"
+            )
         matrix = build_matrix(self.env)
         changes = grad_mode_changes(matrix, family)
         if not changes:

@@ -114,7 +114,9 @@ class MatrixDirective(SphinxDirective):
         # Every operation and scenario, those that need CUDA too: on a build without CUDA their
         # cells say "not run: no CUDA device" rather than leaving them out.
         op_names = _names(self.options.get("operations")) or [
-            op.name for op in tcdoc.operations(include_unavailable=True) if family is None or op.family == family
+            op.name
+            for op in tcdoc.operations(include_unavailable=True)
+            if family is None or op.family == family
         ]
         scenario_names = _names(self.options.get("scenarios")) or [
             s.name for s in tcdoc.scenarios(include_unavailable=True)
