@@ -17,7 +17,6 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
-from tcdoc._diff import grad_mode_changes
 from tcdoc._names import FAMILIES, LABELS
 from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
@@ -87,6 +86,8 @@ class GradModesDirective(SphinxDirective):
             raise self.error(
                 f"tcdoc-grad-modes: unknown family {family!r}; choose from: {', '.join(FAMILIES)}"
             )
+        from tcdoc._diff import grad_mode_changes  # imports torch: only a build that measures does
+
         matrix = build_matrix(self.env)
         changes = grad_mode_changes(matrix, family)
         if not changes:
