@@ -211,9 +211,11 @@ def test_the_note_under_a_table_explains_every_reason_its_cells_give_and_no_othe
     assert len(tables) >= 10  # three operations by two groups of x, two properties, a summary, modules
     said = [cells_say(table) for table in tables]
     assert [notes_say(table) for table in tables] == said
-    # The project shows n/a of several reasons, and not-run cells only where NumPy is missing.
+    # The project shows n/a of several reasons, and not-run cells only where NumPy (or CUDA) is missing.
     reasons = {reason for not_applicable, _not_run in said for _heading, reason in not_applicable}
     assert {"x has no .grad", "y is not a tensor", "x has no Python attributes"} <= reasons
     assert "x's tensors have no .grad" in reasons  # the modules' table
     not_run = set().union(*(not_run for _not_applicable, not_run in said))
-    assert not_run == (set() if numpy else {"needs numpy"})
+    # A build without CUDA shows the cuda scenario's column of the matrix as not run.
+    no_cuda = set() if torch.cuda.is_available() else {"no CUDA device"}
+    assert not_run == (no_cuda if numpy else {"needs numpy", *no_cuda})

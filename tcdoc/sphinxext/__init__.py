@@ -5,6 +5,8 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-summary``: the four questions answered for a list of operations on one scenario;
 - ``tcdoc-matrix``: every operation (or one ``:family:``) on every scenario, one section per
   operation with a table per group of scenarios;
+- ``tcdoc-grad-modes``: the answers of one ``:family:`` that change under ``torch.no_grad()`` or
+  ``torch.inference_mode()``, one compact table;
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
   one compact table;
@@ -32,8 +34,9 @@ gallery's guards) lives with that site, in ``docs/_ext``, and is not part of thi
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (the fact directives), ``_roles`` (the fact roles), ``_table_nodes`` (their cells
-and tables), ``_links`` (links from an operation's code to its page), ``_state`` (the build's
+``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_roles`` (the
+fact roles), ``_table_nodes`` (their cells and tables), ``_links`` (links from an operation's
+code to its page), ``_state`` (the build's
 matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``,
 ``_diagram`` and ``_i18n`` (the extension's words in the reader's language). Sphinx is imported
 only under this package.
@@ -49,6 +52,7 @@ import tcdoc
 from tcdoc.sphinxext import _claims, _config, _i18n, _roles, _state, _table_nodes, _tables
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
+from tcdoc.sphinxext._grad_modes import GradModesDirective
 from tcdoc.sphinxext._links import resolve_operation_link
 from tcdoc.sphinxext._snippets import RunDirective
 
@@ -61,6 +65,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     _i18n.add_catalog(app)
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
+    app.add_directive("tcdoc-grad-modes", GradModesDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
     app.add_directive("tcdoc-properties", _tables.PropertiesDirective)
     app.add_directive("tcdoc-modules", _tables.ModulesDirective)

@@ -164,7 +164,9 @@ def not_run(outcome: tcdoc.NotRun) -> str:
     """Say why a cell was not run, in the build's language (``str(outcome)`` in English)."""
     packages = outcome.reason.removeprefix("needs ")
     if packages == outcome.reason:  # a reason of another kind: in the catalogue, or as it is
-        return _("not run: {reason}").format(reason=_(outcome.reason))
+        # "no CUDA device" (tcdoc._probe.NO_CUDA) is written out, for the catalogue to list it.
+        why = _("no CUDA device") if outcome.reason == "no CUDA device" else _(outcome.reason)
+        return _("not run: {reason}").format(reason=why)
     return _("not run: needs {packages}").format(packages=packages)
 
 

@@ -111,10 +111,16 @@ class MatrixDirective(SphinxDirective):
         family = self.options.get("family")
         if family is not None and family not in FAMILIES:
             raise self.error(f"tcdoc-matrix: unknown family {family!r}; choose from: {', '.join(FAMILIES)}")
+        # Every operation and scenario, those that need CUDA too: on a build without CUDA their
+        # cells say "not run: no CUDA device" rather than leaving them out.
         op_names = _names(self.options.get("operations")) or [
-            op.name for op in tcdoc.operations() if family is None or op.family == family
+            op.name
+            for op in tcdoc.operations(include_unavailable=True)
+            if family is None or op.family == family
         ]
-        scenario_names = _names(self.options.get("scenarios")) or [s.name for s in tcdoc.scenarios()]
+        scenario_names = _names(self.options.get("scenarios")) or [
+            s.name for s in tcdoc.scenarios(include_unavailable=True)
+        ]
         try:
             operations = [tcdoc.get_operation(name) for name in op_names]
             for name in scenario_names:

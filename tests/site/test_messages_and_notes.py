@@ -142,7 +142,13 @@ class _Tables(HTMLParser):
         classes = (dict(attrs).get("class") or "").split()
         if tag == "table" and "tcdoc-table" in classes:
             self._in_table = True
-            kind = "matrix" if "tcdoc-matrix" in classes else "other"
+            kind = (
+                "matrix"
+                if "tcdoc-matrix" in classes
+                else "grad-modes"
+                if "tcdoc-grad-modes" in classes
+                else "other"
+            )
             self.tables.append({"kind": [kind], "headings": [], "rows": [], "notes": []})
         elif self._in_table and tag == "thead":
             self._in_head = True
@@ -187,11 +193,12 @@ def cells_and_notes(
     """(heading, reason) of each "n/a" and ("not run", reason) of each cell not run; then of the notes."""
     headings = [str(h) for h in table["headings"]]
     by_row = table["kind"] == ["matrix"]
+    by_field = table["kind"] == ["grad-modes"]  # one row per (operation, x, property): its third cell
     cells: set[tuple[str, str]] = set()
     for row in table["rows"]:
         assert isinstance(row, list)
         for index, (text, reasons) in enumerate(row):
-            heading = row[0][0] if by_row else headings[index]
+            heading = row[0][0] if by_row else row[2][0] if by_field else headings[index]
             for reason in reasons:
                 assert reason.startswith(words.not_applicable), reason
                 cells.add(

@@ -1,0 +1,108 @@
+"""The ``tcdoc-grad-modes`` directive: the answers of a family that change under another grad mode.
+
+The matrix measures every cell under each of :data:`tcdoc.GRAD_MODES`; the family pages show
+the default mode's (``"enabled"``) tables, and under them this one compact table: one row per
+(operation, scenario, field) whose value under ``torch.no_grad()`` or ``torch.inference_mode()``
+differs from its value under grad mode enabled (:func:`tcdoc._diff.grad_mode_changes`), one
+column per grad mode. Its cells are made as the other tables' are (``_table_nodes``), and what
+torch printed is written verbatim (:func:`tcdoc.sphinxext._table_nodes.said`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+
+import tcdoc
+from tcdoc._names import FAMILIES, LABELS
+from tcdoc.sphinxext._i18n import generated
+from tcdoc.sphinxext._i18n import translate as _
+from tcdoc.sphinxext._links import code_link
+from tcdoc.sphinxext._state import build_matrix
+from tcdoc.sphinxext._table_nodes import legend, make_cell, make_table, said, stamp
+
+__all__ = ["GradModesDirective", "field_label", "mode_heading"]
+
+
+def mode_heading(mode: str) -> str:
+    """Return the column heading of a grad mode: ``enabled``, or the context manager that sets it."""
+    if mode == "no_grad":
+        return "torch.no_grad()"
+    if mode == "inference_mode":
+        return "torch.inference_mode()"
+    return _("enabled")
+
+
+def field_label(field: str) -> str:
+    """Return the heading of a changed field, in the build's language: a property, or the whole cell."""
+    if field in LABELS:
+        return _(LABELS[field])
+    if field == "outcome":
+        return _("outcome")
+    if field == "error":
+        return _("error")
+    if field == "not_run":
+        return _("not run")
+    if field == "warnings":
+        return _("warnings")
+    raise ValueError(f"unknown field {field!r}")
+
+
+def value_cell(result: tcdoc.ProbeResult, field: str) -> nodes.entry:
+    """Make the cell of ``field`` of one measured cell (``result``), as the family's tables write it."""
+    outcome = result.outcome
+    if field == "warnings":
+        if not result.warnings:
+            return make_cell(_("none"))
+        entry = nodes.entry()
+        for warning in result.warnings:
+            entry += said(_("warns {warning}"), str(warning))
+        return entry
+    if isinstance(outcome, tcdoc.ErrorInfo):
+        return make_cell(said(_("raises {error}"), str(outcome)))
+    if isinstance(outcome, tcdoc.NotRun):
+        return make_cell(outcome)
+    if field in LABELS:
+        values = outcome.as_dict()
+        return make_cell(values[field], field, values)
+    return make_cell(_("measured"))  # "outcome": it was measured here, and raised or was not run elsewhere
+
+
+class GradModesDirective(SphinxDirective):
+    """The answers of one ``:family:`` that change under ``torch.no_grad()`` or ``torch.inference_mode()``.
+
+    One row per (operation, scenario, field), in the matrix's order; one column per grad mode,
+    the value under grad mode enabled first. A family where nothing changes gets one sentence.
+    """
+
+    option_spec: ClassVar[dict[str, Any]] = {"family": directives.unchanged_required}
+
+    def run(self) -> list[nodes.Node]:
+        family = self.options.get("family")
+        if family not in FAMILIES:
+            raise self.error(
+                f"tcdoc-grad-modes: unknown family {family!r}; choose from: {', '.join(FAMILIES)}"
+            )
+        from tcdoc._diff import grad_mode_changes  # imports torch: only a build that measures does
+
+        matrix = build_matrix(self.env)
+        changes = grad_mode_changes(matrix, family)
+        if not changes:
+            text = _("No answer of this family changes under torch.no_grad() or torch.inference_mode().")
+            return generated([nodes.paragraph(text, text, classes=["tcdoc-grad-modes-none"]), stamp(matrix)])
+        header = [_("y ="), "x", _("property"), *(mode_heading(mode) for mode in tcdoc.GRAD_MODES)]
+        table = make_table(header, [], ["tcdoc-grad-modes"])
+        body = table.next_node(nodes.tbody)
+        assert isinstance(body, nodes.tbody)
+        for operation, scenario, field in changes:
+            row = nodes.row()
+            row += make_cell(code_link(self.env, tcdoc.get_operation(operation)))
+            row += make_cell(scenario)
+            row += make_cell(field_label(field))
+            for mode in tcdoc.GRAD_MODES:
+                row += value_cell(matrix.get(operation, scenario, mode), field)
+            body += row
+        return generated([table, *legend(table), stamp(matrix)])
