@@ -74,8 +74,9 @@ def value_cell(result: tcdoc.ProbeResult, field: str) -> nodes.entry:
 class GradModesDirective(SphinxDirective):
     """The answers of one ``:family:`` that change under ``torch.no_grad()`` or ``torch.inference_mode()``.
 
-    One row per (operation, scenario, field), in the matrix's order; one column per grad mode,
-    the value under grad mode enabled first. A family where nothing changes gets one sentence.
+    One row per operation and field, with the kinds of ``x`` whose three values are the same
+    (:func:`grouped`), in the matrix's order; one column per grad mode, the value under grad mode
+    enabled first. A family where nothing changes gets one sentence.
     """
 
     option_spec: ClassVar[dict[str, Any]] = {"family": directives.unchanged_required}
@@ -97,12 +98,34 @@ class GradModesDirective(SphinxDirective):
         table = make_table(header, [], ["tcdoc-grad-modes"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
-        for operation, scenario, field in changes:
+        for operation, scenarios, field, cells in grouped(matrix, changes):
             row = nodes.row()
             row += make_cell(code_link(self.env, tcdoc.get_operation(operation)))
-            row += make_cell(scenario)
+            row += make_cell(", ".join(scenarios))
             row += make_cell(field_label(field))
-            for mode in tcdoc.GRAD_MODES:
-                row += value_cell(matrix.get(operation, scenario, mode), field)
+            for cell in cells:
+                row += cell
             body += row
         return generated([table, *legend(table), stamp(matrix)])
+
+
+def grouped(
+    matrix: tcdoc.Matrix, changes: tuple[tuple[str, str, str], ...]
+) -> list[tuple[str, list[str], str, list[nodes.entry]]]:
+    """Join the scenarios of one operation and field whose three cells say the same, in first order.
+
+    A row then reads "``x.clone()``, on ``leaf_requires_grad, non_leaf``: is a leaf, no / yes /
+    yes" once, instead of once per kind of ``x``: the table lists every answer that changes, and
+    no answer twice.
+    """
+    rows: dict[tuple[str, str, tuple[str, ...]], tuple[list[str], list[nodes.entry]]] = {}
+    for operation, scenario, field in changes:
+        cells = [value_cell(matrix.get(operation, scenario, mode), field) for mode in tcdoc.GRAD_MODES]
+        key = (operation, field, tuple(cell.astext() for cell in cells))
+        if key in rows:
+            rows[key][0].append(scenario)
+        else:
+            rows[key] = ([scenario], cells)
+    return [
+        (operation, scenarios, field, cells) for (operation, field, _), (scenarios, cells) in rows.items()
+    ]

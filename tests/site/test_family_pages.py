@@ -72,10 +72,10 @@ def test_each_family_page_lists_the_answers_that_change_under_another_grad_mode(
 ) -> None:
     parser = _GradModeRows()
     parser.feed((HTML / "reference" / "matrix" / f"{family}.html").read_text(encoding="utf-8"))
-    listed = [(html.unescape(row[0]), row[1]) for row in parser.rows]
-    expected = [
+    listed = {(html.unescape(row[0]), scenario) for row in parser.rows for scenario in row[1].split(", ")}
+    expected = {
         (tcdoc.get_operation(op).code, scenario) for op, scenario, _field in grad_mode_changes(matrix, family)
-    ]
+    }
     assert listed == expected
     assert all(len(row) == 6 for row in parser.rows)
 
