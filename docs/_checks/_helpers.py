@@ -16,7 +16,7 @@ from tcdoc.claims import ClaimFalse, expect, measured
 __all__ = [
     "EXPAND_REFUSED",
     "EXPAND_WRITES",
-    "INFERENCE_WRITES",
+    "IN_PLACE_WRITES",
     "ScaledTensor",
     "aliasing_within_one_call",
     "autograd_sees_detached_changes",
@@ -530,12 +530,18 @@ def index_assignment_writes(matrix: Matrix) -> None:
     expect(torch.equal(x[0], torch.zeros(3)), "assignment wrote the wrong row")
 
 
-EXPAND_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
+IN_PLACE_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
     "add_": lambda t: t.add_(1),
     "mul_": lambda t: t.mul_(2),
     "copy_": lambda t: t.copy_(torch.zeros_like(t)),
     "fill_": lambda t: t.fill_(7.0),
     "zero_": lambda t: t.zero_(),
+    "indexed assignment": lambda t: t.__setitem__(0, 5.0),
+}
+"""The in-place writes that claims about writing into a tensor cover, each a function of the tensor."""
+
+EXPAND_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
+    **{name: write for name, write in IN_PLACE_WRITES.items() if name != "indexed assignment"},
     "assignment into one element": lambda t: t.__setitem__((0, 0), 5.0),
     "assignment into one row": lambda t: t.__setitem__(0, torch.tensor([4.0, 5.0, 6.0])),
     "assignment across the repeated dimension": lambda t: t.__setitem__((slice(None), 0), 5.0),
@@ -624,22 +630,11 @@ def inference_mark(matrix: Matrix) -> None:
             expect(report is not None and report.keeps_inference is kept, f"{op} under {grad_mode}: {report}")
 
 
-INFERENCE_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
-    "add_": lambda t: t.add_(1),
-    "mul_": lambda t: t.mul_(2),
-    "copy_": lambda t: t.copy_(torch.zeros_like(t)),
-    "fill_": lambda t: t.fill_(3),
-    "zero_": lambda t: t.zero_(),
-    "indexed assignment": lambda t: t.__setitem__(0, 5.0),
-}
-"""The in-place writes that the inference claims cover, each as a function of the tensor."""
-
-
 def inference_in_place_error(matrix: Matrix) -> None:
     with torch.inference_mode():
         x = torch.ones(3)
     for mode in (torch.enable_grad, torch.no_grad):  # outside inference mode, with or without grad
-        for name, write in INFERENCE_WRITES.items():
+        for name, write in IN_PLACE_WRITES.items():
             with mode():
                 error = raises_saying(
                     functools.partial(write, x), "Inplace update to inference tensor outside InferenceMode"

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import copy
 import io
-from collections.abc import Callable
 
 import torch
 
 from _checks._helpers import (
+    IN_PLACE_WRITES,
     aliasing_within_one_call,
     backward,
     built_source,
@@ -141,15 +141,7 @@ def _snapshot(matrix: Matrix) -> None:
 
 
 def _detach_follows_writes(matrix: Matrix) -> None:
-    writes: dict[str, Callable[[torch.Tensor], object]] = {
-        "add_": lambda t: t.add_(1),
-        "mul_": lambda t: t.mul_(2),
-        "copy_": lambda t: t.copy_(torch.full_like(t, 7.0)),
-        "fill_": lambda t: t.fill_(3.0),
-        "zero_": lambda t: t.zero_(),
-        "indexed assignment": lambda t: t.__setitem__(0, 5.0),
-    }
-    for name, write in writes.items():
+    for name, write in IN_PLACE_WRITES.items():
         x = torch.ones(3)
         alias, snapshot = x.detach(), x.detach().clone()
         write(x)
