@@ -53,10 +53,8 @@ gettext_compact = False
 gettext_uuid = False
 gettext_last_translator = "the tcdoc developers"
 gettext_language_team = "tcdoc <https://github.com/tcdoc/tcdoc>"
-# The Chinese search splits text into words with jieba; these are the glossary's terms, kept whole
-# ("深拷贝", "版本计数器"), so that searching for one finds the pages that use it. English builds ignore it.
-_search_words = os.path.join(os.path.dirname(__file__), "locales", "zh_CN", "search-words.txt")
-html_search_options = {"dict": _search_words}
+# The Chinese search splits text into words with jieba, keeping the terms of
+# locales/zh_CN/terms.txt whole, and splits a typed query the same way (tcdoc_site._search).
 
 # -- Options for MyST ------------------------------------------------------------------------
 

@@ -23,7 +23,9 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (``_a11y``, ``_static/tcdoc-a11y.js``),
   pictures that load lazily, on each page only the sphinx-gallery files that the page uses, and
   stylesheets minified (``_assets``);
-- the Chinese edition's search, pointed at the stemmer Sphinx ships (``_search``).
+- the Chinese edition's search: the site's terms kept whole and their aliases read as them, a
+  typed query split into words as the pages were, and the stemmer Sphinx ships (``_search``);
+  the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``).
 
 The words this extension writes into pages (the GPU notes) are translated through its own
 catalogue, ``tcdoc_site`` (``_catalog``), which lives with the site, not in the package.
@@ -45,6 +47,7 @@ from tcdoc_site import (
     _gallery_guard,
     _gpu,
     _search,
+    _search_terms,
     _sitemap,
     _source_links,
 )
@@ -80,5 +83,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _assets.load_images_lazily, priority=900)
     app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
+    app.add_search_language(_search.SearchChineseTerms)
+    app.add_directive("tcdoc-terms", _search_terms.TermsDirective)
     app.connect("build-finished", _search.repair_chinese_search)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
