@@ -5,8 +5,10 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 
 from __future__ import annotations
 
+import torch
+
 from _checks._helpers import autograd_sees_detached_changes, each_measured, version_error_words
-from tcdoc import Comparison, Matrix
+from tcdoc import Comparison, Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
 __all__ = ["CLAIMS"]
@@ -25,7 +27,39 @@ def _counter_shared_by_views_and_detach(matrix: Matrix) -> None:
     autograd_sees_detached_changes(matrix)
 
 
+def _inference_tensors(matrix: Matrix) -> None:
+    outside = torch.ones(3)  # y, an ordinary tensor
+    expect(not outside.is_inference(), "torch.ones(3) outside inference mode is an inference tensor")
+    with torch.inference_mode():
+        made, computed = torch.ones(3), outside * 2
+    expect(made.is_inference(), "torch.ones(3) under inference_mode() is not an inference tensor")
+    expect(computed.is_inference(), "y * 2 under inference_mode() is not an inference tensor")
+    expect(not (outside * 2).is_inference(), "y * 2 outside inference_mode() is an inference tensor")
+
+
+def _conjugate_bit(matrix: Matrix) -> None:
+    x = torch.tensor([1 + 2j, 3 - 1j])
+    expect(not x.is_conj(), "a new complex tensor has the conjugate bit")
+    lazy = x.conj()
+    expect(lazy.is_conj(), "x.conj() does not set the bit")
+    expect(
+        shares_memory(x, lazy) and lazy.data_ptr() == x.data_ptr(), "x.conj() is not a view of x's storage"
+    )
+    resolved = lazy.resolve_conj()
+    expect(not resolved.is_conj(), "resolve_conj() kept the bit")
+    expect(not shares_memory(resolved, x), "resolve_conj() shares x's memory")
+    expect(torch.equal(resolved, torch.tensor([1 - 2j, 3 + 1j])), f"resolve_conj() holds {resolved}")
+    # view_as_real reads the memory itself, which it refuses to do while the bit is set.
+    memory = torch.view_as_real(resolved)
+    expect(
+        torch.equal(memory, torch.tensor([[1.0, -2.0], [3.0, 1.0]])),
+        f"resolve_conj()'s memory holds {memory}",
+    )
+
+
 CLAIMS = [
+    Claim("inference-tensor", _inference_tensors, pin="c481ed166a"),
+    Claim("conjugate-bit", _conjugate_bit, pin="c25842d87a"),
     Claim("version-counter", _counter_shared_by_views_and_detach, pin="70a2447e80", scope="registry"),
     Claim("version-counter-checked", version_error_words, pin="388f046080"),
 ]
