@@ -15,6 +15,7 @@
 const TCDOC_SEARCH = /*TCDOC_SEARCH_DATA*/;
 
 var splitQuery = (query) => {
+  tcdocFindAllButOne(); // here, since Sphinx may search before the page has loaded
   const index = (typeof Search !== "undefined" && Search._index) || {};
   const terms = index.terms || {};
   const titles = index.titleterms || {};
@@ -81,7 +82,7 @@ var splitQuery = (query) => {
  * not name deepcopy. Each such page loses what one word of its text scores, so the pages that
  * hold every word come first, but a page whose title names one of the words still comes early.
  */
-const tcdocFindAllButOne = () => {
+function tcdocFindAllButOne() {
   if (typeof Search === "undefined" || Search.tcdocAllButOne) return;
   const everyWord = Search.performTermsSearch;
   Search.performTermsSearch = (searchTerms, excludedTerms) => {
@@ -99,5 +100,4 @@ const tcdocFindAllButOne = () => {
     return results;
   };
   Search.tcdocAllButOne = true;
-};
-document.addEventListener("DOMContentLoaded", tcdocFindAllButOne);
+}
