@@ -6,6 +6,7 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
 
 import torch
@@ -32,6 +33,7 @@ from _checks._helpers import (
     numpy_round_trip_shares,
     optimizer_state_dict_references,
     raises,
+    raises_saying,
     return_x_when_nothing_to_do,
     silently_wrong,
     slice_shares_index_copies,
@@ -233,6 +235,21 @@ def _share_memory_moves_x(matrix: Matrix) -> None:
     before = x.untyped_storage().data_ptr()
     y = x.share_memory_()  # type: ignore[no-untyped-call]
     expect(y is x and x.is_shared() and x.untyped_storage().data_ptr() != before, "x stayed where it was")
+    again = x.untyped_storage().data_ptr()  # the words say "not yet in shared memory": a second call stays
+    x.share_memory_()  # type: ignore[no-untyped-call]
+    expect(x.untyped_storage().data_ptr() == again, "share_memory_() moved a tensor already in shared memory")
+
+
+def _index_assignment_in_place(matrix: Matrix) -> None:
+    index_assignment_writes(matrix)
+    x = torch.zeros(3)
+    before = x._version
+    x[torch.tensor([0])] = 1.0
+    expect(x._version > before, "the assignment did not count as an in-place change")
+    leaf = torch.zeros(3, requires_grad=True)
+    for name, write in (("add_", lambda t: t.add_(1)), ("assignment", lambda t: t.__setitem__(0, 1.0))):
+        raises_saying(functools.partial(write, leaf), "a leaf Variable that requires grad")
+        expect(not leaf.detach().any(), f"{name} changed the leaf")
 
 
 def _in_place_return_x(matrix: Matrix) -> None:
@@ -371,7 +388,7 @@ CLAIMS = [
         scope="stated: the everyday scenarios",
     ),
     Claim("view-write-reaches", _view_write_reaches_copy_does_not, pin="6fd8282090"),
-    Claim("index-assignment-writes", index_assignment_writes, pin="205e7bb41d"),
+    Claim("index-assignment-writes", _index_assignment_in_place, pin="a687ba42b5"),
     Claim(
         "transposes-are-views",
         _transposes_are_views,
@@ -386,7 +403,7 @@ CLAIMS = [
     ),
     Claim("cat-stack-copy", _cat_and_stack_copy, pin="369bc1c5db", scope="stated: the everyday scenarios"),
     Claim("in-place-return-x", _in_place_return_x, pin="f12236b06d", scope="registry"),
-    Claim("share-memory-moves-x", _share_memory_moves_x, pin="7a2db21158", scope="registry"),
+    Claim("share-memory-moves-x", _share_memory_moves_x, pin="5bbd2114a2", scope="registry"),
     Claim("detach-in-place-is-x", _detach_in_place_is_x, pin="ca5dd884c7", scope="registry"),
     Claim(
         "detach-in-place-refuses-views",

@@ -10,6 +10,7 @@ import io
 import torch
 
 from _checks._helpers import (
+    backward,
     hooks_not_carried,
     hooks_warning,
     inference_in_place_error,
@@ -91,6 +92,24 @@ def _subclass_deepcopy_and_load(matrix: Matrix) -> None:
     expect(type(again) is TaggedTensor, "weights_only=False did not load the subclass")
 
 
+def _inference_not_saved_unless_nothing_is(matrix: Matrix) -> None:
+    inference_not_saved(matrix)
+    with torch.inference_mode():
+        features = torch.ones(3)
+    weight = torch.ones(3, requires_grad=True)
+    backward((weight + features).sum())  # add saves neither input
+    expect(weight.grad is not None, "weight + features did not let the gradient through")
+
+
+def _hooks_not_carried_clone_recorded(matrix: Matrix) -> None:
+    hooks_not_carried(matrix)
+    x = torch.ones(2, requires_grad=True)
+    x.register_hook(lambda grad: None)  # type: ignore[no-untyped-call]
+    with torch.no_grad():  # the words say "made while autograd records": this clone has no path back
+        unrecorded = x.clone()
+    expect(unrecorded.grad_fn is None and not unrecorded.requires_grad, "the no_grad clone kept a path to x")
+
+
 CLAIMS = [
     Claim("inference-no-counter", _inference_has_no_counter, pin="9f63ae44b5"),
     Claim("inference-mark", inference_mark, pin="4f31e0b321"),
@@ -102,8 +121,8 @@ CLAIMS = [
     ),
     Claim(
         "inference-not-saved",
-        inference_not_saved,
-        pin="6732e5842c",
+        _inference_not_saved_unless_nothing_is,
+        pin="fc1dc5b967",
         scope="stated: a computation whose other input requires gradients",
     ),
     Claim("conj-lazy", _conj_lazy, pin="bcfb165922"),
@@ -112,8 +131,8 @@ CLAIMS = [
     ),
     Claim(
         "hooks-not-carried",
-        hooks_not_carried,
-        pin="0d00105d86",
+        _hooks_not_carried_clone_recorded,
+        pin="e13afa8bde",
         scope="stated: the copies measured on the hooked scenario",
     ),
     Claim("hooks-warning", hooks_warning, pin="7bb6642641"),

@@ -6,25 +6,18 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 from __future__ import annotations
 
 import copy
-import io
 
 import torch
 
 from _checks._helpers import (
     IN_PLACE_WRITES,
     backward,
-    built_source,
     deepcopy_refuses_non_leaf,
     detach_copies_nothing,
     detach_fails_only_where_saved,
     each_measured,
     float_returns_float32_x,
-    hooks_not_carried,
-    hooks_warning,
     in_place_through_float,
-    inference_mark,
-    inference_not_saved,
-    module_to_is_in_place,
     module_with_non_leaf,
     numpy_round_trip_shares,
     optimizer_state_dict_references,
@@ -33,13 +26,9 @@ from _checks._helpers import (
     raises_saying,
     silently_wrong,
     state_dict_references,
-    tensor_from_list,
     tied_module,
-    tolist_values,
-    where_measured,
-    zero_dim_values,
 )
-from tcdoc import Matrix, compare, graph_memory, scenarios, shares_memory, start_methods
+from tcdoc import Matrix, graph_memory, shares_memory, start_methods
 from tcdoc.claims import Claim, expect, measured
 
 __all__ = ["CLAIMS"]
@@ -159,13 +148,6 @@ def _no_grad_counted_data_not(matrix: Matrix) -> None:
     silently_wrong(lambda t: t.data, ".data")
 
 
-def _torch_tensor_warns(matrix: Matrix) -> None:
-    row = matrix.get("torch_tensor", "leaf_requires_grad")
-    expect(row.properties == matrix.get("detach_clone", "leaf_requires_grad").properties, "results differ")
-    warned = [w for w in row.warnings if w.category == "UserWarning" and "detach().clone()" in w.message]
-    expect(warned, f"torch.tensor(x) warned {row.warnings}")
-
-
 def _snapshot(matrix: Matrix) -> None:
     x = torch.zeros(3)
     alias, snapshot = x.detach(), x.detach().clone()
@@ -224,43 +206,6 @@ def _numpy_refuses_and_shares(matrix: Matrix) -> None:
     expect(t[0].item() == 5.0, "the array does not share the tensor's memory")
 
 
-def _numpy_array_into_tensor(matrix: Matrix) -> None:
-    import numpy as np
-
-    array = np.zeros(3, dtype=np.float32)
-    shared, copied = torch.from_numpy(array), torch.tensor(array)
-    same_dtype, other_dtype = torch.as_tensor(array), torch.as_tensor(array, dtype=torch.float64)
-    array[0] = 7.0
-    seen = [float(t[0]) for t in (shared, copied, same_dtype, other_dtype)]
-    expect(seen == [7.0, 0.0, 7.0, 0.0], f"the four tensors read {seen}")
-
-
-def _contiguous_or_clone(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "contiguous"):
-        if built_source(scenario).is_contiguous():
-            expect(not report.new_object, f"contiguous() on {scenario} made a new object")
-    for scenario, report in each_measured(matrix, "clone"):
-        expect(not report.shares_storage, f"clone on {scenario} shares memory")
-        if scenario == "channels_last":
-            expect(report.same_strides, "clone changed the channels_last layout")
-    expect(torch.zeros(2, 3, 4, 4).to(memory_format=torch.channels_last).clone().is_contiguous(
-        memory_format=torch.channels_last), "clone lost channels_last")  # fmt: skip
-
-
-def _save_keeps_views(matrix: Matrix) -> None:
-    base = torch.arange(10_000.0)
-    buffer = io.BytesIO()
-    torch.save([base, base[:2]], buffer)
-    buffer.seek(0)
-    # weights_only=True, the default from torch 2.6 on, named so that torch 2.4 and 2.5 do not warn.
-    loaded_base, loaded_view = torch.load(buffer, weights_only=True)
-    expect(shares_memory(loaded_base, loaded_view), "the loaded view does not share the loaded base")
-    small, whole = io.BytesIO(), io.BytesIO()
-    torch.save(base[:2].clone(), small)
-    torch.save(base[:2], whole)
-    expect(len(whole.getvalue()) - len(small.getvalue()) >= 9_000 * 4, "the slice did not write its storage")
-
-
 def _shared_memory_reaches_the_parent(matrix: Matrix) -> None:
     found = start_methods()
     for method in found.methods:
@@ -278,78 +223,11 @@ def _ordinary_tensor_depends_on_start_method(matrix: Matrix) -> None:
         expect(write.moved and write.shared_after and write.parent_sees_write, f"{method}: {write}")
 
 
-def _to_returns_x_or_moves(matrix: Matrix) -> None:
-    x = torch.ones(3, requires_grad=True)
-    expect(x.to(x.device) is x and x.cpu() is x, "to() or cpu() copied a tensor already there")
-    forced = x.to(x.device, copy=True)
-    expect(forced is not x and forced.grad_fn is not None, "the forced copy left the graph")
-    for scenario, report in each_measured(matrix, "to_float64"):
-        if built_source(scenario).requires_grad:
-            expect(report.gradient_flows_to_source, f"to(float64) on {scenario} left the graph")
-
-
-def _view_costs_nothing(matrix: Matrix) -> None:
-    for size in (10, 100_000):
-        x = torch.ones(size)
-        expect(compare(x, x.detach()).new_bytes == 0, "a view allocated memory")
-        expect(compare(x, x.detach().clone()).new_bytes == size * 4, "a copy did not allocate its bytes")
-
-
 def _float_is_x_no_copy(matrix: Matrix) -> None:
     float_returns_float32_x(matrix)
     in_place_through_float(matrix)
     report = measured(matrix, "to_same_dtype", "no_grad")
     expect(not report.new_object, f"x.to(x.dtype) measured {report}")
-
-
-def _inference_copies(matrix: Matrix) -> None:
-    inference_mark(matrix)
-    inference_not_saved(matrix)
-    row = matrix.get("requires_grad_", "inference")
-    expect(row.error is not None, f"requires_grad_() of an inference tensor: {row.outcome}")
-    with torch.inference_mode():
-        x = torch.ones(2)
-    raises_saying(lambda: x.detach().requires_grad_(), "inference tensor")
-    with torch.inference_mode():  # inside inference mode the same call is allowed: the words say outside
-        expect(x.detach().requires_grad_().requires_grad, "requires_grad_() failed inside inference mode")
-
-
-def _kept_selection_is_separate(matrix: Matrix) -> None:
-    x = torch.zeros(4)
-    y = x[x == 0]
-    y += 1
-    expect(torch.equal(x, torch.zeros(4)), "writing into the kept selection changed x")
-
-
-def _detach_allocates_nothing(matrix: Matrix) -> None:
-    for scenario, report in where_measured(matrix, "detach", tuple(s.name for s in scenarios())):
-        expect(report.new_bytes == 0 and report.shares_storage, f"detach on {scenario}: {report}")
-
-
-def _module_parameters_converted(matrix: Matrix) -> None:
-    module_to_is_in_place(matrix)
-    model = torch.nn.Linear(2, 1)
-    weight = model.weight
-    converted = model.to(torch.float64)
-    expect(converted is model and model.weight is weight, "model.to() replaced the Parameter")
-    expect(weight.dtype == torch.float64, "the Parameter object still holds float32 values")
-
-
-def _hooks_lost(matrix: Matrix) -> None:
-    hooks_not_carried(matrix)
-    hooks_warning(matrix)
-
-
-def _tolist_plain_data(matrix: Matrix) -> None:
-    tolist_values(matrix)
-    zero_dim_values(matrix)
-    expect(measured(matrix, "tolist", "leaf_requires_grad").result_type == "list", "tolist() is no list")
-
-
-def _tensor_from_list_like_detach_clone(matrix: Matrix) -> None:
-    tensor_from_list(matrix)
-    x = torch.tensor([[1.5, 2.0]], requires_grad=True)
-    expect(torch.equal(torch.tensor(x.tolist()), x.detach().clone()), "the values differ")
 
 
 CLAIMS = [
