@@ -35,5 +35,11 @@ def _verdict_deepcopy(matrix: Matrix) -> None:
 CLAIMS = [
     Claim("verdict-clone", _verdict_clone, pin="9bceeb6cd2", scope="stated: a leaf that requires grad"),
     Claim("verdict-detach", _verdict_detach, pin="b6c83a7774", scope="stated: a leaf that requires grad"),
+    Claim(
+        "non-leaf-deepcopy",
+        deepcopy_refuses_non_leaf,
+        pin="385cc3c57c",
+        scope="stated: tensors that are not leaves",
+    ),
     Claim("verdict-deepcopy", _verdict_deepcopy, pin="89e9d6491e", scope="stated: a leaf that requires grad"),
 ]

@@ -22,6 +22,7 @@ from _checks._helpers import (
     parameter_deepcopy_drops,
     parameter_deepcopy_is_its_own,
     raises,
+    raises_saying,
     tied_module,
 )
 from tcdoc import Matrix, shares_memory
@@ -38,6 +39,13 @@ def _deepcopy_shares_nothing(matrix: Matrix) -> None:
         ok = not report.shares_storage and not report.shares_version_counter and report.is_leaf
         ok = ok and report.grad_fn is None and report.requires_grad == source.requires_grad
         expect(ok, f"deepcopy on {scenario} measured {report}")
+    w = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        inside = copy.deepcopy(w)
+        expect(
+            inside.is_inference() and inside.requires_grad and inside.is_leaf, "the copy is no inference leaf"
+        )
+        raises_saying(lambda: inside._version, "do not track version counter")
 
 
 def _old_weight_norm(matrix: Matrix) -> None:
@@ -93,7 +101,7 @@ def _refuses_non_leaf_copies_no_grad_product(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("shares-nothing", _deepcopy_shares_nothing, pin="b83276620d", scope="registry"),
+    Claim("shares-nothing", _deepcopy_shares_nothing, pin="7aef6a2c62", scope="registry"),
     Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="05eaef4433"),
     Claim(
         "refuses-non-leaf",

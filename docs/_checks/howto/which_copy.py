@@ -57,6 +57,9 @@ def _loss_holds_its_graph(matrix: Matrix) -> None:
     expect(graph_memory(loss.detach()).saved_bytes == 0, "the detached loss holds a graph")
     backward(loss)
     expect(graph_memory(loss).saved_bytes == 0, "backward() left the saved tensors alive")
+    kept = (w * torch.arange(3.0)).exp().sum()
+    kept.backward(retain_graph=True)  # type: ignore[no-untyped-call]
+    expect(graph_memory(kept).saved_bytes > 0, "backward(retain_graph=True) freed the saved tensors")
 
 
 def _accumulating_keeps_every_graph(matrix: Matrix) -> None:
@@ -247,7 +250,7 @@ CLAIMS = [
     Claim(
         "loss-holds-its-graph",
         _loss_holds_its_graph,
-        pin="e403ca586d",
+        pin="78dc266168",
         scope="stated: a loss and the graph behind it, before and after backward()",
     ),
     Claim("accumulating-keeps-graphs", _accumulating_keeps_every_graph, pin="25397119b5"),
