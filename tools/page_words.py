@@ -36,8 +36,8 @@ def prose_lines(text: str) -> list[str]:
     for line in text.splitlines():
         match = _FENCE.match(line)
         if fence is not None:
-            closes = match and match.group(2)[0] == fence[0] and len(match.group(2)) >= len(fence)
-            if closes and line.strip() == match.group(2):
+            marks = match.group(2) if match else ""
+            if marks[:1] == fence[0] and len(marks) >= len(fence) and line.strip() == marks:
                 fence = None
             continue
         if match:
@@ -70,8 +70,10 @@ def main(argv: list[str]) -> int:
     """Print the words of prose of each page named, or of every limited page and the landing page."""
     pages = [Path(a) for a in argv] or [ROOT / "docs" / "index.md", *limited_pages()]
     for page in pages:
+        page = page.resolve()
         n = words(page.read_text(encoding="utf-8"))
-        print(f"{n:6d}  {page.relative_to(ROOT) if page.is_absolute() else page}")
+        shown = page.relative_to(ROOT) if page.resolve().is_relative_to(ROOT) else page
+        print(f"{n:6d}  {shown}")
     return 0
 
 

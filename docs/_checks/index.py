@@ -32,6 +32,14 @@ def _verdict_deepcopy(matrix: Matrix) -> None:
     deepcopy_refuses_non_leaf(matrix)
 
 
+def _verdict_detach_clone(matrix: Matrix) -> None:
+    report = measured(matrix, "detach_clone", "leaf_requires_grad")
+    ok = not report.shares_storage and report.shares_version_counter is False and report.grad_fn is None
+    expect(
+        ok and report.is_leaf and not report.gradient_flows_to_source, f"detach().clone() measured {report}"
+    )
+
+
 CLAIMS = [
     Claim("verdict-clone", _verdict_clone, pin="9bceeb6cd2", scope="stated: a leaf that requires grad"),
     Claim("verdict-detach", _verdict_detach, pin="b6c83a7774", scope="stated: a leaf that requires grad"),
@@ -40,6 +48,12 @@ CLAIMS = [
         deepcopy_refuses_non_leaf,
         pin="385cc3c57c",
         scope="stated: tensors that are not leaves",
+    ),
+    Claim(
+        "verdict-detach-clone",
+        _verdict_detach_clone,
+        pin="0996f12030",
+        scope="stated: a leaf that requires grad",
     ),
     Claim("verdict-deepcopy", _verdict_deepcopy, pin="89e9d6491e", scope="stated: a leaf that requires grad"),
 ]

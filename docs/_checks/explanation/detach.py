@@ -138,5 +138,10 @@ CLAIMS = [
     Claim("tangent-3", forward_tangents, pin="85912306b5"),
     Claim("requires-grad-makes-a-leaf", _detached_leaf_stops_gradients, pin="85cad491fe"),
     Claim("gradient-landed-in-d", _detached_leaf_stops_gradients, pin="b24b7fd9fc"),
-    Claim("in-place-variant", _detach_in_place, pin="1c5d329539"),
+    Claim(
+        "in-place-variant",
+        _detach_in_place,
+        pin="1c5d329539",
+        scope="stated: views of a tensor made outside inference mode (enable_grad and no_grad)",
+    ),
 ]

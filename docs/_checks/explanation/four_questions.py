@@ -6,6 +6,7 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 import torch
 
@@ -32,7 +33,8 @@ def _new_objects(matrix: Matrix) -> None:
     d, c = x.detach(), x.clone()
     d.note = c.note = "set on the result"  # type: ignore[attr-defined]
     expect(not hasattr(x, "note"), "an attribute set on a result appeared on x")
-    for make in (lambda t: t.detach(), lambda t: t.clone()):
+    makes: tuple[Callable[[torch.Tensor], torch.Tensor], ...] = (torch.Tensor.detach, torch.Tensor.clone)
+    for make in makes:
         x = torch.ones(2, requires_grad=True)
         y = make(x)
         if y.is_leaf:  # a non-leaf refuses the change, which leaves x alone as well

@@ -253,7 +253,12 @@ CLAIMS = [
         pin="78dc266168",
         scope="stated: a loss and the graph behind it, before and after backward()",
     ),
-    Claim("accumulating-keeps-graphs", _accumulating_keeps_every_graph, pin="25397119b5"),
+    Claim(
+        "accumulating-keeps-graphs",
+        _accumulating_keeps_every_graph,
+        pin="25397119b5",
+        scope="stated: losses accumulated with and without backward() on each iteration",
+    ),
     Claim("state-dict-references", state_dict_references, pin="4c7135adeb"),
     Claim("state-dict-keeps-changing", state_dict_references, pin="5e09fdbd4f"),
     Claim("deepcopy-separate-and-tied", _deepcopy_separate_with_ties, pin="f76d9deba3"),
