@@ -138,6 +138,8 @@ def _clone_protects(matrix: Matrix) -> None:
     expect(ok, f"clone measured {report}")
     under = matrix.get("clone", "leaf_requires_grad", "no_grad").properties
     expect(under is not None and under.gradient_flows_to_source is False, f"clone under no_grad: {under}")
+    inside = matrix.get("clone", "leaf_requires_grad", "inference_mode").properties
+    expect(inside is not None and inside.shares_version_counter is None, f"clone in inference mode: {inside}")
 
 
 def _no_grad_counted_data_not(matrix: Matrix) -> None:
@@ -270,7 +272,7 @@ CLAIMS = [
         pin="6dc165b967",
         scope="stated: a tensor in the middle of the graph",
     ),
-    Claim("clone-protects", _clone_protects, pin="4d52a0f284"),
+    Claim("clone-protects", _clone_protects, pin="ffea2aa8ae"),
     Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="eeaf119f9c"),
     Claim("no-grad-counted", _no_grad_counted_data_not, pin="683ab28983"),
     Claim("data-skips-counter", _no_grad_counted_data_not, pin="7ac14abc6a"),
