@@ -127,7 +127,7 @@ def everyday_names() -> tuple[str, ...]:
     """Return the everyday scenarios: what a sentence about "a tensor" means, unless it says more.
 
     The special tensors (inference, conjugate, expanded, sparse, subclass, ...) have their own
-    section on the look-alikes page, with their own claims.
+    section on the special-tensors page, with their own claims.
     """
     return tuple(s.name for s in scenarios() if s.group == "everyday")
 
@@ -298,7 +298,7 @@ def deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
         expect(
             row.error is not None and "leaves" in row.error.message, f"deepcopy of {scenario}: {row.outcome}"
         )
-    # A leaf is copied; a Tensor subclass is refused for a reason of its own (the look-alikes page).
+    # A leaf is copied; a Tensor subclass is refused for a reason of its own (the special-tensors page).
     for scenario in everyday_names():
         if built_source(scenario).is_leaf:
             expect(matrix.get("deepcopy", scenario).error is None, f"deepcopy raised on the leaf {scenario}")
