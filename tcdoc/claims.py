@@ -177,7 +177,7 @@ EVERY_SCENARIO = "every kind of `x` tcdoc builds"
 EVERYDAY = "everyday"
 """Give ``scenarios=EVERYDAY`` to check a claim on the everyday tensors of the registry only."""
 
-EVERYDAY_SCENARIOS = "every everyday kind of `x` tcdoc builds"
+EVERYDAY_SCENARIOS = "each kind of `x` in the first table of the property matrix"
 """What ``{scenarios}`` says where a claim is checked on the everyday group of scenarios: the
 special tensors (inference, conjugate, sparse, ...) have claims of their own."""
 

@@ -68,8 +68,8 @@ def test_the_new_examples_use_only_torch_and_tcdoc_and_draw_their_point() -> Non
         assert source.count("# %%") >= 6
 
 
-def test_every_special_scenario_has_a_section_on_the_look_alikes_page() -> None:
-    page = (ROOT / "docs" / "explanation" / "look-alikes.md").read_text(encoding="utf-8")
+def test_every_special_scenario_has_a_section_on_the_special_tensors_page() -> None:
+    page = (ROOT / "docs" / "explanation" / "special-tensors.md").read_text(encoding="utf-8")
     special = [s.name for s in tcdoc.scenarios() if s.group == "special"]
     shown = set(re.findall(r":scenarios: (\w+)\n", page))
     assert set(special) <= shown

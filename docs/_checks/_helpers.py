@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
+import io
 import warnings
 from collections.abc import Callable, Mapping
 
@@ -17,6 +19,7 @@ __all__ = [
     "EXPAND_REFUSED",
     "EXPAND_WRITES",
     "IN_PLACE_WRITES",
+    "SAVED_TENSOR_HOOKS",
     "ScaledTensor",
     "aliasing_within_one_call",
     "autograd_sees_detached_changes",
@@ -43,11 +46,13 @@ __all__ = [
     "everyday",
     "everyday_names",
     "exp_backward_after_detached_change",
+    "expand_index_writes",
     "expand_overlaps_and_refuses",
     "expanded_write",
     "float_returns_float32_x",
     "forward_tangents",
     "hooks_not_carried",
+    "hooks_skip_version_check",
     "hooks_warning",
     "in_place_through_float",
     "index_assignment_writes",
@@ -122,7 +127,7 @@ def everyday_names() -> tuple[str, ...]:
     """Return the everyday scenarios: what a sentence about "a tensor" means, unless it says more.
 
     The special tensors (inference, conjugate, expanded, sparse, subclass, ...) have their own
-    section on the look-alikes page, with their own claims.
+    section on the special-tensors page, with their own claims.
     """
     return tuple(s.name for s in scenarios() if s.group == "everyday")
 
@@ -270,8 +275,10 @@ def deepcopy_plain_grad_and_attributes(matrix: Matrix) -> None:
     report = measured(matrix, "deepcopy", "leaf_requires_grad")
     expect(report.copies_grad and report.copies_attributes, f"deepcopy of a plain leaf measured {report}")
     x = built_source("leaf_requires_grad")
+    x.mutable = [1.0]  # type: ignore[attr-defined]
     y = copy.deepcopy(x)
     expect(y.grad is not x.grad and y.note is not None, "the copies are not new objects")  # type: ignore[attr-defined]
+    expect(y.mutable == x.mutable and y.mutable is not x.mutable, "the list attribute is shared")  # type: ignore[attr-defined]
 
 
 def no_grad_product_is_a_copyable_leaf(matrix: Matrix) -> None:
@@ -291,7 +298,7 @@ def deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
         expect(
             row.error is not None and "leaves" in row.error.message, f"deepcopy of {scenario}: {row.outcome}"
         )
-    # A leaf is copied; a Tensor subclass is refused for a reason of its own (the look-alikes page).
+    # A leaf is copied; a Tensor subclass is refused for a reason of its own (the special-tensors page).
     for scenario in everyday_names():
         if built_source(scenario).is_leaf:
             expect(matrix.get("deepcopy", scenario).error is None, f"deepcopy raised on the leaf {scenario}")
@@ -411,6 +418,8 @@ def state_dict_references(matrix: Matrix) -> None:
     model = torch.nn.Linear(2, 1)
     saved = model.state_dict()
     expect(shares_memory(saved["weight"], model.weight) and not saved["weight"].requires_grad, "not detached")
+    expect(saved["weight"] is not model.weight, "state_dict() returned the Parameter object itself")
+    expect(type(saved["weight"]) is torch.Tensor, f"state_dict() returned a {type(saved['weight']).__name__}")
     best = copy.deepcopy(model.state_dict())
     with torch.no_grad():
         model.weight.add_(1.0)
@@ -418,10 +427,17 @@ def state_dict_references(matrix: Matrix) -> None:
     expect(not torch.equal(best["weight"], model.weight), "the deep copy followed the update")
 
 
-def backward_after_changing_x(make: Callable[[torch.Tensor], torch.Tensor]) -> str | None:
-    """Change ``x`` in place through ``x.detach()`` after ``y = make(x)``, then back-propagate; the error."""
+def backward_after_changing_x(
+    make: Callable[[torch.Tensor], torch.Tensor],
+    hooks: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
+) -> str | None:
+    """Change ``x`` in place through ``x.detach()`` after ``y = make(x)``, then back-propagate; the error.
+
+    ``y`` is computed under ``hooks()``, a context such as a saved-tensor hook.
+    """
     x = torch.randn(4, requires_grad=True)
-    y = make(x)
+    with hooks():
+        y = make(x)
     x.detach().add_(1)
     try:
         backward(y.sum())
@@ -430,10 +446,35 @@ def backward_after_changing_x(make: Callable[[torch.Tensor], torch.Tensor]) -> s
     return None
 
 
+SAVED_TENSOR_HOOKS: dict[str, Callable[[], contextlib.AbstractContextManager[object]]] = {
+    "save_on_cpu": torch.autograd.graph.save_on_cpu,
+    "saved_tensors_hooks": lambda: torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t),
+}
+"""Saved-tensor hooks, under which autograd does not check the version of what it saved."""
+
+
+def hooks_skip_version_check(matrix: Matrix) -> None:
+    """Check that a change through detach() goes unnoticed where saved-tensor hooks were on."""
+    for name, hooks in SAVED_TENSOR_HOOKS.items():
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        with hooks():
+            b = a.sigmoid()
+        b.detach().zero_()
+        backward(b.sum())
+        assert a.grad is not None
+        expect(
+            not torch.allclose(a.grad, right_sigmoid_gradient()), f"under {name} the gradient stayed right"
+        )
+        expect(
+            backward_after_changing_x(torch.sin, hooks) is None, f"under {name} the change of x was noticed"
+        )
+
+
 def detach_fails_only_where_saved(matrix: Matrix) -> None:
     report = measured(matrix, "detach", "leaf_requires_grad")
     expect(report.shares_storage and report.shares_version_counter, f"detach measured {report}")
     expect(backward_after_changing_x(torch.sin) is not None, "the change of x after sin went through")
+    hooks_skip_version_check(matrix)
     for name, make in (("x + 1", lambda x: x + 1), ("x.exp()", torch.exp)):
         error = backward_after_changing_x(make)
         expect(error is None, f"the change of x after {name} stopped the backward pass: {error}")
@@ -572,6 +613,25 @@ def expand_overlaps_and_refuses(matrix: Matrix) -> None:
         expect(all(torch.equal(line, row) for line in repeated), f"after {name} the rows differ")
 
 
+def expand_index_writes(matrix: Matrix) -> None:
+    """Check that assignment through an index tensor or a mask writes into an expanded tensor, and warns."""
+    writes: dict[str, Callable[[torch.Tensor], object]] = {
+        "an index tensor across the repeated dimension": lambda t: t.__setitem__(
+            (torch.tensor([0, 1]), 0), 5.0
+        ),
+        "a mask": lambda t: t.__setitem__(torch.ones(2, 3, dtype=torch.bool), 5.0),
+    }
+    for name, write in writes.items():
+        row = torch.zeros(3)
+        wide = row.expand(2, 3)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            write(wide)
+        expect(bool(row[0] == 5.0), f"assignment through {name} did not reach x")
+        said = [str(w.message) for w in caught]
+        expect(any("deprecated" in m for m in said), f"assignment through {name} warned {said}")
+
+
 def detach_in_place_refuses_views(matrix: Matrix) -> None:
     row = matrix.get("detach_", "strided_view")
     expect(row.error is not None and "views" in row.error.message, f"detach_ on a view: {row.outcome}")
@@ -579,6 +639,13 @@ def detach_in_place_refuses_views(matrix: Matrix) -> None:
     expect(reshaped._base is not None, "reshape of a new tensor is not a view")
     raises_saying(reshaped.detach_, "Can't detach views in-place")
     expect(torch.tensor([[0.0, 1.0]]).detach_() is not None, "detach_ refused a tensor that owns its memory")
+    with torch.no_grad():
+        unrecorded = torch.arange(6.0).reshape(2, 3)
+    raises_saying(unrecorded.detach_, "Can't detach views in-place")
+    with torch.inference_mode():  # the words say "outside inference mode": inside, reshape makes no view
+        inside = torch.arange(6.0).reshape(2, 3)
+        expect(inside._base is None, "inside inference mode the reshape is a tracked view")
+        inside.detach_()
 
 
 def module_to_is_in_place(matrix: Matrix) -> None:
@@ -672,6 +739,20 @@ def hooks_warning(matrix: Matrix) -> None:
         warned = matrix.get(op, "hooked").warnings
         expect(any("will not be serialized" in w.message for w in warned), f"{op} did not warn")
     expect(not matrix.get("deepcopy", "hooked").warnings, "deepcopy warned")
+    parameter = torch.nn.Parameter(torch.ones(2))
+    parameter.register_hook(lambda grad: None)  # type: ignore[no-untyped-call]
+    copies: dict[str, Callable[[], object]] = {
+        "copy.copy": lambda: copy.copy(parameter),
+        "torch.save": lambda: torch.save(parameter, io.BytesIO()),
+        "copy.deepcopy": lambda: copy.deepcopy(parameter),
+    }
+    for name, make in copies.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            made = make()
+        expect(not caught, f"{name} of a hooked Parameter warned: {[str(w.message) for w in caught]}")
+        if isinstance(made, torch.Tensor):
+            expect(not made._backward_hooks, f"{name} of a Parameter kept its hook")
 
 
 def zero_dim_values(matrix: Matrix) -> None:
@@ -679,6 +760,9 @@ def zero_dim_values(matrix: Matrix) -> None:
     for op in ("cat", "slice", "index"):
         expect(matrix.get(op, "zero_dim").error is not None, f"{op} did not raise on a 0-d tensor")
     expect(measured(matrix, "stack", "zero_dim").result_is_tensor, "stack() of a 0-d tensor failed")
+    z = torch.tensor(3.0)
+    raises(lambda: z[0], IndexError)
+    expect(torch.stack([z]).shape == (1,), "stack() did not give the 0-d tensor a dimension")
 
 
 def tolist_values(matrix: Matrix) -> None:

@@ -22,9 +22,10 @@ from _checks._helpers import (
     parameter_deepcopy_drops,
     parameter_deepcopy_is_its_own,
     raises,
+    raises_saying,
     tied_module,
 )
-from tcdoc import Matrix
+from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect, measured
 
 __all__ = ["CLAIMS"]
@@ -38,6 +39,13 @@ def _deepcopy_shares_nothing(matrix: Matrix) -> None:
         ok = not report.shares_storage and not report.shares_version_counter and report.is_leaf
         ok = ok and report.grad_fn is None and report.requires_grad == source.requires_grad
         expect(ok, f"deepcopy on {scenario} measured {report}")
+    w = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        inside = copy.deepcopy(w)
+        expect(
+            inside.is_inference() and inside.requires_grad and inside.is_leaf, "the copy is no inference leaf"
+        )
+        raises_saying(lambda: inside._version, "do not track version counter")
 
 
 def _old_weight_norm(matrix: Matrix) -> None:
@@ -57,6 +65,28 @@ def _slice_copies_its_storage(matrix: Matrix) -> None:
     deep = copy.deepcopy(part).untyped_storage().nbytes()
     cloned = part.clone().untyped_storage().nbytes()
     expect((deep, cloned) == (4000, 40), f"deepcopy holds {deep} bytes, the clone {cloned}")
+    parameter = torch.nn.Parameter(big[:10])
+    conjugate = big.to(torch.complex64).conj()[:10]
+    for name, own, size in (("Parameter", parameter, 40), ("conjugate view", conjugate, 80)):
+        held = copy.deepcopy(own).untyped_storage().nbytes()
+        expect(held == size, f"the deepcopy of a {name} slice holds {held} bytes, not {size}")
+
+
+def _memo_plain_tensors(matrix: Matrix) -> None:
+    aliasing_within_one_call(matrix)
+    base = torch.arange(4.0)
+    pair = [torch.nn.Parameter(base), torch.nn.Parameter(base)]
+    expect(not shares_memory(*copy.deepcopy(pair)), "the deep-copied Parameters share memory")
+    complex_base = base.to(torch.complex64)
+    expect(not shares_memory(*copy.deepcopy([complex_base, complex_base.conj()])), "the conj view is shared")
+
+
+def _two_calls_one_memo(matrix: Matrix) -> None:
+    aliasing_within_one_call(matrix)
+    base = torch.arange(4.0)
+    memo: dict[int, object] = {}
+    copied_base, copied_view = copy.deepcopy(base, memo), copy.deepcopy(base[1:], memo)
+    expect(shares_memory(copied_base, copied_view), "two calls with one memo did not keep the pair together")
 
 
 def _copy_keeps_parameter_attributes(matrix: Matrix) -> None:
@@ -71,8 +101,8 @@ def _refuses_non_leaf_copies_no_grad_product(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("shares-nothing", _deepcopy_shares_nothing, pin="b83276620d", scope="registry"),
-    Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="123b00d90b"),
+    Claim("shares-nothing", _deepcopy_shares_nothing, pin="7aef6a2c62", scope="registry"),
+    Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="05eaef4433"),
     Claim(
         "refuses-non-leaf",
         _refuses_non_leaf_copies_no_grad_product,
@@ -81,10 +111,15 @@ CLAIMS = [
     ),
     Claim("module-fix", module_with_non_leaf, pin="42a0db5c87", scope="stated: the module of the example"),
     Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
-    Claim("memo", aliasing_within_one_call, pin="f46eba3e26"),
+    Claim("memo", _memo_plain_tensors, pin="72bbdb1dd0"),
     Claim("pair-kept", aliasing_within_one_call, pin="539736e872"),
-    Claim("two-calls", aliasing_within_one_call, pin="226868a5c3"),
-    Claim("whole-storage", _slice_copies_its_storage, pin="62734b274e", scope="stated: a slice"),
+    Claim("two-calls", _two_calls_one_memo, pin="0baa4511e0"),
+    Claim(
+        "whole-storage",
+        _slice_copies_its_storage,
+        pin="2d7a3f33f1",
+        scope="stated: a slice of a plain tensor, of a Parameter and of a conjugate view",
+    ),
     Claim("ten-elements", _slice_copies_its_storage, pin="afa087d70b"),
     Claim("parameter-has-its-own", parameter_deepcopy_is_its_own, pin="69a8e131ca"),
     Claim("parameter-drops-grad-and-attributes", parameter_deepcopy_drops, pin="2585f62f40"),

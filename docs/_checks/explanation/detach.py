@@ -8,14 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
+import torch.autograd.forward_ad as fwAD
 
 from _checks._helpers import (
     autograd_sees_detached_changes,
     backward,
+    backward_after_changing_x,
     data_change_goes_unnoticed,
     detach_copies_nothing,
+    detach_in_place_refuses_views,
     each_measured,
     forward_tangents,
+    hooks_skip_version_check,
+    raises_saying,
     write_through_detached,
 )
 from tcdoc import Matrix
@@ -73,6 +78,29 @@ def _detach_in_place(matrix: Matrix) -> None:
     expect(not x.is_leaf, "x started as a leaf")
     x.detach_()
     expect(x.is_leaf and not x.requires_grad, "detach_() did not make x a leaf")
+    detach_in_place_refuses_views(matrix)
+    for mode in (torch.enable_grad, torch.no_grad):
+        with mode():
+            view = torch.ones(4)[1:]
+        raises_saying(view.detach_, "Can't detach views in-place")
+
+
+def _saved_x_would_fail(matrix: Matrix) -> None:
+    autograd_sees_detached_changes(matrix)
+    expect(backward_after_changing_x(torch.sin) is not None, "a change of x that sin saved went through")
+    hooks_skip_version_check(matrix)
+
+
+def _drops_tangent(matrix: Matrix) -> None:
+    forward_tangents(matrix)
+    with fwAD.dual_level():
+        primal = fwAD.make_dual(torch.ones(2), torch.full((2,), 3.0))  # type: ignore[no-untyped-call]
+        with torch.no_grad():
+            kept = fwAD.unpack_dual(primal.clone()).tangent  # type: ignore[no-untyped-call]
+        with torch.inference_mode():  # the words say "outside inference mode": inside, the clone drops it
+            inside = fwAD.unpack_dual(primal.clone()).tangent  # type: ignore[no-untyped-call]
+    expect(kept is not None, "under no_grad the clone dropped the tangent")
+    expect(inside is None, f"inside inference mode the clone kept the tangent {inside}")
 
 
 CLAIMS = [
@@ -101,14 +129,19 @@ CLAIMS = [
     Claim("write-goes-through", write_through_detached, pin="a7439c558e"),
     Claim("counter-sees-changes", autograd_sees_detached_changes, pin="f3b68c9e0b"),
     Claim("one-change-counts-twice", write_through_detached, pin="e1a066f942"),
-    Claim("saved-x-would-fail", autograd_sees_detached_changes, pin="0ace60cd56"),
+    Claim("saved-x-would-fail", _saved_x_would_fail, pin="5aa424aa49"),
     Claim("data-goes-unnoticed", data_change_goes_unnoticed, pin="41c3f46d5a"),
     Claim("own-metadata", _metadata_of_its_own, pin="fd3e7fde5c"),
     Claim("bytes-not-description", _metadata_of_its_own, pin="3c051e1af3", scope="stated: d and x above"),
     Claim("old-note-no-longer-holds", _old_note_disproved, pin="780d476558"),
-    Claim("drops-tangent", forward_tangents, pin="5dcc370105"),
+    Claim("drops-tangent", _drops_tangent, pin="22249551ed"),
     Claim("tangent-3", forward_tangents, pin="85912306b5"),
     Claim("requires-grad-makes-a-leaf", _detached_leaf_stops_gradients, pin="85cad491fe"),
     Claim("gradient-landed-in-d", _detached_leaf_stops_gradients, pin="b24b7fd9fc"),
-    Claim("in-place-variant", _detach_in_place, pin="d59152dad5"),
+    Claim(
+        "in-place-variant",
+        _detach_in_place,
+        pin="1c5d329539",
+        scope="stated: views of a tensor made outside inference mode (enable_grad and no_grad)",
+    ),
 ]

@@ -6,11 +6,15 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 import torch
 
 from _checks._helpers import (
+    IN_PLACE_WRITES,
+    changed_saved_output,
     each_measured,
+    hooks_skip_version_check,
     silently_wrong,
     state_dict_shares_both,
     stops_backward,
@@ -29,6 +33,46 @@ def _new_objects(matrix: Matrix) -> None:
     d, c = x.detach(), x.clone()
     d.note = c.note = "set on the result"  # type: ignore[attr-defined]
     expect(not hasattr(x, "note"), "an attribute set on a result appeared on x")
+    makes: tuple[Callable[[torch.Tensor], torch.Tensor], ...] = (torch.Tensor.detach, torch.Tensor.clone)
+    for make in makes:
+        x = torch.ones(2, requires_grad=True)
+        y = make(x)
+        if y.is_leaf:  # a non-leaf refuses the change, which leaves x alone as well
+            y.requires_grad_(not y.requires_grad)
+        y.grad = torch.full((2,), 3.0)
+        y.data = torch.zeros(5)
+        expect(x.requires_grad and x.grad is None, "setting requires_grad or grad on a result reached x")
+        expect(torch.equal(x.detach(), torch.ones(2)), "setting data on a result changed x")
+
+
+def _real_imag_write(matrix: Matrix) -> None:
+    for part in ("real", "imag"):
+        x = torch.zeros(2, dtype=torch.complex64, requires_grad=True)
+        d = x.detach()
+        setattr(d, part, torch.ones(2))
+        expect(bool(getattr(x, part).detach().eq(1).all()), f"d.{part} = ... did not write into x")
+
+
+def _version_counter(matrix: Matrix) -> None:
+    for name, write in IN_PLACE_WRITES.items():
+        x = torch.ones(3)
+        before = x._version
+        write(x)
+        expect(x._version > before, f"{name} did not increase the counter")
+    for op in ("detach", "view", "slice"):
+        report = measured(matrix, op, "leaf_requires_grad")
+        expect(report.shares_version_counter is True, f"{op} does not share the counter: {report}")
+    data = measured(matrix, "data", "leaf_requires_grad")
+    expect(data.shares_storage and data.shares_version_counter is False, f"x.data measured {data}")
+    x = torch.ones(3)
+    before = x._version
+    x.data.add_(1)
+    expect(x._version == before, "a write through x.data moved the counter of x")
+
+
+def _data_gives_zero(matrix: Matrix) -> None:
+    outcome = changed_saved_output(lambda t: t.data)
+    expect(isinstance(outcome, torch.Tensor) and torch.equal(outcome, torch.zeros(2)), f"it gave {outcome}")
 
 
 def _counter_moves_with_detach(matrix: Matrix) -> None:
@@ -45,6 +89,7 @@ def _sigmoid_saves_its_output(matrix: Matrix) -> None:
     b = a.sigmoid()
     expect(torch.equal(b.grad_fn._saved_result, b), "sigmoid did not save its output")  # type: ignore[union-attr]
     stops_backward(lambda t: t.detach(), "detach()")
+    hooks_skip_version_check(matrix)
 
 
 def _data_and_copy_escape(matrix: Matrix) -> None:
@@ -68,18 +113,37 @@ def _shares_both(report: Comparison) -> bool:
 
 
 CLAIMS = [
-    Claim("new-objects", _new_objects, pin="d1515900a6", scope="stated: the two results d and c"),
+    Claim(
+        "version-counter",
+        _version_counter,
+        pin="2bf73de33d",
+        scope="stated: the in-place writes named (IN_PLACE_WRITES); detach, views and x.data",
+    ),
+    Claim(
+        "new-objects",
+        _new_objects,
+        pin="b41a0ca060",
+        scope="stated: the two results d and c, the attributes named",
+    ),
+    Claim("real-imag-write", _real_imag_write, pin="9552537ea5", scope="stated: a detached complex tensor"),
     Claim("counter-moves-with-detach", _counter_moves_with_detach, pin="a4b6352bde"),
     Claim(
         "sigmoid-saves-output",
         _sigmoid_saves_its_output,
-        pin="ae4079ebb2",
+        pin="6762ed037c",
         scope="stated: sigmoid's saved output",
     ),
     Claim(
         "version-error", version_error_words, pin="838761ee47", scope="stated: the error of the snippet above"
     ),
-    Claim("data-is-silent", lambda matrix: silently_wrong(lambda t: t.data, ".data"), pin="86eff9e19c"),
+    Claim("data-is-silent", lambda matrix: silently_wrong(lambda t: t.data, ".data"), pin="3764902482"),
+    Claim("data-gives-zero", _data_gives_zero, pin="bd343f24f4"),
+    Claim(
+        "saved-tensor-hooks",
+        hooks_skip_version_check,
+        pin="201a5cca8e",
+        scope="stated: save_on_cpu() and a saved_tensors_hooks pair",
+    ),
     Only(
         "only-detach-of-these",
         ops=("detach",),
