@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from _checks._helpers import autograd_sees_detached_changes, each_measured, version_error_words
+from _checks._helpers import IN_PLACE_WRITES, autograd_sees_detached_changes, each_measured, version_error_words
 from tcdoc import Comparison, Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
@@ -25,6 +25,11 @@ def _counter_shared_by_views_and_detach(matrix: Matrix) -> None:
             if _with_counter(report):  # an inference tensor has no counter at all
                 expect(report.shares_version_counter, f"{op} on {scenario} has its own counter")
     autograd_sees_detached_changes(matrix)
+    for name, write in IN_PLACE_WRITES.items():
+        x = torch.ones(3)
+        before = x._version
+        write(x)
+        expect(x._version > before, f"{name} did not increase the counter")
 
 
 def _inference_tensors(matrix: Matrix) -> None:
@@ -60,6 +65,11 @@ def _conjugate_bit(matrix: Matrix) -> None:
 CLAIMS = [
     Claim("inference-tensor", _inference_tensors, pin="c481ed166a"),
     Claim("conjugate-bit", _conjugate_bit, pin="c25842d87a"),
-    Claim("version-counter", _counter_shared_by_views_and_detach, pin="70a2447e80", scope="registry"),
+    Claim(
+        "version-counter",
+        _counter_shared_by_views_and_detach,
+        pin="d02815fcf6",
+        scope="registry; stated: the in-place writes named (IN_PLACE_WRITES)",
+    ),
     Claim("version-counter-checked", version_error_words, pin="388f046080"),
 ]
