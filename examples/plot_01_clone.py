@@ -16,32 +16,35 @@ import torch
 torch.manual_seed(0)
 x = torch.randn(2, 3, requires_grad=True)
 y = x.clone()
-y
+print(f"{y = }")
 
 # %%
 # 1. Is ``y`` a new Python object? ``is`` compares identity.
-y is x
+print(f"{y is x = }")
 
 # %%
 # 2. Does ``y`` have metadata of its own? It is not a leaf: it was made by an operation that
 # autograd recorded, and ``grad_fn`` is the node for that operation.
-y.requires_grad, y.is_leaf, y.grad_fn.name()
+print(f"{y.requires_grad = }")
+print(f"{y.is_leaf = }")
+print(f"{y.grad_fn.name() = }")
 
 # %%
 # 3. Does ``y`` have its own memory? Compare the addresses of the two storages.
-y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+print(y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
 
 # %%
 # Because the memory is separate, changing ``y`` in place leaves ``x`` as it was.
 with torch.no_grad():
     y[0, 0] = 100.0
-x[0, 0].item(), y[0, 0].item()
+print(f"{x[0, 0].item() = }")
+print(f"{y[0, 0].item() = }")
 
 # %%
 # 4. Is the autograd history kept? Back-propagate through ``y`` and look at ``x.grad``:
 # the gradient of ``(3 * y).sum()`` reached ``x``.
 (3 * y).sum().backward()
-x.grad
+print(f"{x.grad = }")
 
 # %%
 # All four at once
@@ -51,7 +54,7 @@ x.grad
 import tcdoc
 
 x = torch.randn(2, 3, requires_grad=True)
-tcdoc.compare(x, x.clone())
+print(tcdoc.compare(x, x.clone()))
 
 # %%
 # The same measurements as a picture: :func:`tcdoc.draw.draw` draws each tensor's box, the
@@ -66,11 +69,11 @@ tcdoc.draw.draw(x, x.clone(), "x.clone()")
 # ---------------------------
 # To copy the values but not the graph, detach first: ``x.detach().clone()`` has its own
 # memory and no ``grad_fn``.
-tcdoc.compare(x, x.detach().clone())
+print(tcdoc.compare(x, x.detach().clone()))
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Next: :doc:`plot_02_detach`, which gives the same data without a copy.

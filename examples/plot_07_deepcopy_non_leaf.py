@@ -66,13 +66,13 @@ class Remembering(nn.Module):
 # %%
 # Before its first call it holds no computed tensor, and deepcopy works.
 model = Remembering()
-try_deepcopy(model)
+print(f"{try_deepcopy(model) = }")
 
 # %%
 # After one forward pass, ``last_output`` is a tensor with autograd history, and the same
 # deepcopy fails.
 model(torch.randn(1, 3))
-try_deepcopy(model)
+print(f"{try_deepcopy(model) = }")
 
 
 # %%
@@ -93,7 +93,8 @@ class Scaled(nn.Module):
 
 
 scaled = Scaled()
-type(scaled.initial_norm.grad_fn).__name__, try_deepcopy(scaled)
+print(f"{type(scaled.initial_norm.grad_fn).__name__ = }")
+print(f"{try_deepcopy(scaled) = }")
 
 # %%
 # The old ``weight_norm``
@@ -143,7 +144,7 @@ class RememberingDetached(Remembering):
 
 model = RememberingDetached()
 model(torch.randn(1, 3))
-try_deepcopy(model)
+print(f"{try_deepcopy(model) = }")
 
 
 # %%
@@ -162,7 +163,7 @@ class ScaledBuffer(nn.Module):
 
 
 scaled = ScaledBuffer()
-list(copy.deepcopy(scaled).state_dict())
+print(f"{list(copy.deepcopy(scaled).state_dict()) = }")
 
 # %%
 # For weight normalisation, :func:`torch.nn.utils.parametrizations.weight_norm` computes
@@ -172,13 +173,13 @@ new_style = nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
 new_style(torch.randn(1, 3))
 twin = copy.deepcopy(new_style)
 inputs = torch.randn(1, 3)
-torch.equal(twin(inputs), new_style(inputs))
+print(f"{torch.equal(twin(inputs), new_style(inputs)) = }")
 
 # %%
 # These values were measured with:
 import tcdoc
 
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # More on deepcopy and leaves: :doc:`/explanation/deepcopy`. The

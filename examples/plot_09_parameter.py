@@ -17,7 +17,7 @@ table tells you what you get.
 # the ``parameter`` scenario, and measures each result:
 import tcdoc
 
-tcdoc.get_scenario("parameter").summary
+print(f'{tcdoc.get_scenario("parameter").summary = }')
 
 # %%
 # We print the columns that matter here; a method that warned is marked with its warning's
@@ -40,21 +40,23 @@ for row in measured.rows:
 # Several methods return ``x`` itself, which is why they "return a Parameter" and share
 # everything:
 reports = {tcdoc.get_operation(row.operation).code: row.properties for row in measured.rows}
-[code for code, report in reports.items() if report is not None and not report.new_object]
+print([code for code, report in reports.items() if report is not None and not report.new_object])
 
 # %%
 # These make a *new* ``Parameter``:
-[
-    code
-    for code, report in reports.items()
-    if report is not None and report.new_object and report.result_type == "Parameter"
-]
+print(
+    [
+        code
+        for code, report in reports.items()
+        if report is not None and report.new_object and report.result_type == "Parameter"
+    ]
+)
 
 # %%
 # No result has a copy of ``.grad`` of its own, although the source had one: the
 # ``copies_grad`` column is false on every row where the result is a new tensor, and ``None``
 # where it is a list, which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
-any(report.copies_grad for report in reports.values() if report is not None)
+print(any(report.copies_grad for report in reports.values() if report is not None))
 
 # %%
 # Four of those rows as pictures, drawn by :func:`tcdoc.draw.draw_operations` on a fresh
@@ -80,7 +82,9 @@ weight = torch.nn.Parameter(torch.randn(3))
 weight.grad = torch.ones(3)
 weight.note = "tied to the decoder"
 weight_copy = copy.deepcopy(weight)
-type(weight_copy).__name__, weight_copy.grad, hasattr(weight_copy, "note")
+print(f"{type(weight_copy).__name__ = }")
+print(f"{weight_copy.grad = }")
+print(f'{hasattr(weight_copy, "note") = }')
 
 # %%
 # The same measurement on a plain leaf tensor with the same ``.grad`` and attribute, and
@@ -90,11 +94,13 @@ plain.grad = torch.ones(3)
 plain.note = "tied to the decoder"
 from_parameter = tcdoc.compare(weight, weight_copy).as_dict()
 from_tensor = tcdoc.compare(plain, copy.deepcopy(plain)).as_dict()
-{
-    name: (from_parameter[name], from_tensor[name])
-    for name in from_parameter
-    if from_parameter[name] != from_tensor[name]
-}
+print(
+    {
+        name: (from_parameter[name], from_tensor[name])
+        for name in from_parameter
+        if from_parameter[name] != from_tensor[name]
+    }
+)
 
 # %%
 # The same rule applies inside a model: deepcopy of a module copies each weight through
@@ -102,11 +108,12 @@ from_tensor = tcdoc.compare(plain, copy.deepcopy(plain)).as_dict()
 layer = torch.nn.Linear(3, 1)
 layer(torch.randn(2, 3)).sum().backward()
 layer_copy = copy.deepcopy(layer)
-layer.weight.grad is not None, layer_copy.weight.grad
+print(f"{layer.weight.grad is not None = }")
+print(f"{layer_copy.weight.grad = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # More on ``Parameter`` and deepcopy: :doc:`/explanation/deepcopy`. The same table for

@@ -25,7 +25,8 @@ import torch
 shared = torch.zeros(3)
 before = shared.is_shared()
 shared.share_memory_()
-before, shared.is_shared()
+print(f"{before = }")
+print(f"{shared.is_shared() = }")
 
 # %%
 # What the parent sees, under each start method
@@ -40,7 +41,7 @@ before, shared.is_shared()
 import tcdoc
 
 found = tcdoc.start_methods()
-found
+print(found)
 
 # %%
 # Under every start method measured, a tensor in shared memory is the same memory in the
@@ -54,11 +55,13 @@ found
 # argument is pickled for the new process, which moves the parent's tensor into shared memory,
 # so the parent sees ones. The parent's ordinary tensors after the workers ran: whether each is
 # in shared memory now, and whether it moved to new memory (its data pointer changed).
-[
-    (write.start_method, write.passed, write.shared_after, write.moved)
-    for write in found.writes
-    if write.tensor == "ordinary"
-]
+print(
+    [
+        (write.start_method, write.passed, write.shared_after, write.moved)
+        for write in found.writes
+        if write.tensor == "ordinary"
+    ]
+)
 
 # %%
 # Sent through a queue, a tensor moves into shared memory
@@ -80,7 +83,7 @@ tcdoc.draw.draw(original, for_worker, "original.clone()", names=("original", "fo
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # ``clone()`` is the copy that gives a tensor memory of its own: :doc:`/explanation/clone`.

@@ -27,7 +27,8 @@ with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)
     y = x.sin()
     tangent = fwAD.unpack_dual(y).tangent
-tangent, primal.cos()
+print(f"{tangent = }")
+print(f"{primal.cos() = }")
 
 # %%
 # ``detach()`` drops the tangent
@@ -38,7 +39,7 @@ with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)
     y = x.sin()
     detached = fwAD.unpack_dual(y.detach())
-detached
+print(f"{detached = }")
 
 # %%
 # ``clone()`` keeps it
@@ -50,7 +51,8 @@ with fwAD.dual_level():
     y = x.sin()
     cloned = fwAD.unpack_dual(y.clone())
     doubled = fwAD.unpack_dual(2 * y.clone())
-cloned.tangent, doubled.tangent
+print(f"{cloned.tangent = }")
+print(f"{doubled.tangent = }")
 
 # %%
 # The same two results over many points, plotted against ``cos``, the derivative of ``sin``:
@@ -79,19 +81,19 @@ with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)
     y = x.sin()
     copied = fwAD.unpack_dual(y.detach().clone())
-copied
+print(f"{copied = }")
 
 # %%
 # Tangents live only inside the level
 # -----------------------------------
 # When the ``dual_level`` block ends, its tangents are gone: ``y`` is a plain tensor again.
-fwAD.unpack_dual(y)
+print(f"{fwAD.unpack_dual(y) = }")
 
 # %%
 # These values were measured with:
 import tcdoc
 
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # ``detach()`` cuts the backward graph in the same way: :doc:`/explanation/detach`.

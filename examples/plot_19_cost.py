@@ -31,14 +31,14 @@ sweep = tcdoc.bench.run(
     min_run_time=0.1,
     threads=1,
 )
-sweep.machine
+print(sweep.machine)
 
 # %%
 # The limit to compare against: ``out.copy_(x)`` at the largest size. ``out`` was allocated and
 # written before the timing, so this copy pays for moving the bytes and for nothing else: it is a
 # copy into memory already allocated. Its bandwidth counts the bytes read plus the bytes written,
 # per second.
-sweep.limit
+print(sweep.limit)
 
 # %%
 # Time against size
@@ -57,18 +57,18 @@ plt.show()
 # What the figure shows, in sentences that :func:`tcdoc.bench.findings` computes from the same
 # run. "Beyond noise" means that the two spreads do not overlap, "within noise" that they do; a
 # factor such as "ten times" compares the medians.
-tcdoc.bench.findings(sweep, "size")
+print(tcdoc.bench.findings(sweep, "size"))
 
 # %%
 # On the smallest tensor, what is left is each method's fixed cost per call. ``copy.deepcopy``
 # goes through Python's generic copy protocol (:func:`copy.deepcopy`) before it reaches the
 # tensor's own copy:
-tcdoc.bench.findings(sweep, "fixed cost")
+print(tcdoc.bench.findings(sweep, "fixed cost"))
 
 # %%
 # On the largest tensor, the three copies allocate and write the same bytes (the table below
 # shows them):
-tcdoc.bench.findings(sweep, "same work")
+print(tcdoc.bench.findings(sweep, "same work"))
 
 # %%
 # Where the time of a large copy goes
@@ -79,7 +79,7 @@ tcdoc.bench.findings(sweep, "same work")
 # ``out.copy_(x)`` and ``torch.mul(x, 1, out=out)`` write into ``out``, allocated once before
 # the timing. The column "page faults per call" counts how many times, during one call, the
 # operating system had to give the process a page of memory it did not have yet.
-sweep.table(("empty_like", "empty_like_copy", "clone", "copy_into", "mul_out"))
+print(sweep.table(("empty_like", "empty_like_copy", "clone", "copy_into", "mul_out")))
 
 # %%
 # The same times, drawn:
@@ -98,7 +98,7 @@ plt.show()
 # block goes back to the process's own allocator when it is freed, and the next request of its
 # size gets it again, pages and all. Which of the two costs, the copy itself or the fresh
 # pages, decides the time at each size of this run:
-tcdoc.bench.findings(sweep, "allocation")
+print(tcdoc.bench.findings(sweep, "allocation"))
 
 # %%
 # What you can do about it
@@ -106,7 +106,7 @@ tcdoc.bench.findings(sweep, "allocation")
 # Where a loop copies a large tensor again and again, allocate the result once and write into it:
 # ``out.copy_(x)``, or the ``out=`` form of the operation that computes the values, where it has
 # one (``torch.mul(x, 1, out=out)`` here). What that saved in this run:
-tcdoc.bench.findings(sweep, "reuse")
+print(tcdoc.bench.findings(sweep, "reuse"))
 
 # %%
 # The buffer then holds only the latest values: where an earlier copy must stay as it was, it
@@ -129,7 +129,7 @@ plt.show()
 # "median [q1, q3]" is the median time of one call over the blocks, and their first and third
 # quartiles; "allocated" is the new storage of the result; "page faults per call" as
 # above; "of limit" is the bandwidth as a share of the copy limit.
-sweep
+print(sweep)
 
 # %%
 # In one line, from this run: the copy limit, ``clone()``'s share of it on the largest tensor,
