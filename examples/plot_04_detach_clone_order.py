@@ -4,8 +4,9 @@
 Both spellings give an independent copy of a tensor's values, with its own memory and no
 autograd history, and both are common in real code. Does the order matter? For the result,
 no; for what happens on the way there, a little: ``clone().detach()`` first makes a copy
-that autograd records, then throws the record away. A third spelling, ``torch.tensor(x)``,
-makes the same copy and warns you about it.
+that autograd records, then throws the record away. For a plain tensor, a third spelling,
+``torch.tensor(x)``, makes the same copy and warns you about it; a subclass of
+:class:`torch.Tensor` comes back from it as a plain ``Tensor``.
 """
 
 # %%
@@ -74,6 +75,19 @@ for warning in caught:
 # %%
 # The copy it made measures exactly like ``x.detach().clone()``.
 print(f"{tcdoc.compare(x, t) == tcdoc.compare(x, a) = }")
+
+
+# %%
+# A subclass is where ``torch.tensor(x)`` differs: ``x.detach().clone()`` keeps the subclass,
+# ``torch.tensor`` returns a plain ``Tensor``.
+class Tagged(torch.Tensor):
+    """A subclass of Tensor that adds nothing."""
+
+
+tagged = torch.ones(2).as_subclass(Tagged)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    print(type(tagged.detach().clone()).__name__, type(torch.tensor(tagged)).__name__)
 
 # %%
 # When the copy should itself be trained, ask for gradients on it: it becomes a new leaf,

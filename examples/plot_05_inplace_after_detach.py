@@ -5,8 +5,10 @@
 autograd kept that source to compute gradients later, an in-place change made through the
 detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
 PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute
-wrong gradients: ``backward()`` raises. This example triggers the error, reads it, and fixes
-it.
+wrong gradients: ``backward()`` raises, unless saved-tensor hooks such as
+``torch.autograd.graph.save_on_cpu()`` were active when autograd saved the tensor, which skips
+the check and leaves the gradients silently wrong. This example triggers the error, reads it,
+and fixes it.
 """
 
 # %%

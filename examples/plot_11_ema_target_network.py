@@ -4,9 +4,10 @@
 Reinforcement learning (target networks), self-supervised learning and diffusion models
 (exponential moving averages of the weights) keep a second copy of a model that trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
-hand. ``copy.deepcopy(model)`` plus :class:`torch.no_grad` gives exactly that. This example
-checks each property, shows what goes wrong without ``no_grad``, and what happens to a weight
-that two layers use.
+hand. ``copy.deepcopy(model).requires_grad_(False)``, updated under :class:`torch.no_grad`,
+gives exactly that. This example checks each property, shows what goes wrong without
+``requires_grad_(False)`` and without ``no_grad``, and what happens to a weight that two layers
+use.
 """
 
 # %%
@@ -37,6 +38,16 @@ inputs, next_inputs = torch.randn(16, 4), torch.randn(16, 4)
 loss = nn.functional.mse_loss(online(inputs), target(next_inputs))
 loss.backward()
 print([o.grad is not None for o in online.parameters()], [t.grad for t in target.parameters()])
+
+# %%
+# That is ``requires_grad_(False)``'s doing, not ``deepcopy``'s: a deep copy keeps
+# ``requires_grad``, so without it the same ``loss.backward()`` fills the target's ``.grad`` too,
+# even if every update of the target runs under :class:`torch.no_grad`.
+plain_copy = copy.deepcopy(online)
+for p in online.parameters():
+    p.grad = None
+nn.functional.mse_loss(online(inputs), plain_copy(next_inputs)).backward()
+print([p.grad is not None for p in plain_copy.parameters()])
 
 # %%
 # The online model takes a gradient-descent step, written out. The target does not move

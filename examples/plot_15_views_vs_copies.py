@@ -125,9 +125,12 @@ except RuntimeError as error:
 # %%
 # A view of a view
 # ----------------
-# ``_base`` always points to the tensor that owns the memory, not to the intermediate view.
+# In a chain of tracked views, ``_base`` points to the first tensor of the chain, not to the
+# intermediate view. A chain that starts from an untracked alias, such as ``x.detach()``, points
+# to that alias, not to ``x``.
 row = x[1:][0]
 print(f"{row._base is x = }")
+print(f"{x.detach()[1:]._base is x = }")
 
 # %%
 # These values were measured with:

@@ -29,6 +29,16 @@ def _catalogue(matrix: Matrix) -> None:
     expect(not shares_memory(x, flat_t) and not flat_t._is_view(), "reshape of a transpose did not copy")
     raises(lambda: x.t().view(12))
     expect(x[1:][0]._base is x, "_base of a view of a view is not the owner")
+    for chain in (
+        lambda t: t[1:][0],
+        lambda t: t.t()[1:].unflatten(1, (1, 3)),
+        lambda t: t.unsqueeze(0)[0][1:],
+    ):
+        expect(chain(x)._base is x, "_base of a chain of views is not its first tensor")
+    for alias in (x.detach(), x.view(torch.int32)):
+        expect(
+            alias[1:]._base is alias and alias[1:][0]._base is alias, "a view of an alias has another base"
+        )
     for y in (x.clone(), x.t().contiguous(), x[[0, 2]], x.flip(0), x.to(torch.float64), x + 0):
         expect(not shares_memory(x, y), "a copying operation shares memory")
     expect(x.contiguous() is x, "contiguous() of a contiguous tensor is not x")
@@ -76,7 +86,8 @@ CLAIMS = [
     Claim(
         "base",
         _catalogue,
-        quote="`_base` always points to the tensor that owns the memory, not to the intermediate view",
-        scope="stated: a view of a view",
+        quote="In a chain of tracked views, `_base` points to the first tensor of the chain, not to the "
+        "intermediate view. A chain that starts from an untracked alias, such as `x.detach()`, points to "
+        "that alias, not to `x`",
     ),
 ]
