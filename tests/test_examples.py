@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("example_words", ROOT / "tools" / "example_words.py")
-assert _spec and _spec.loader
+assert _spec is not None
+assert _spec.loader is not None
 example_words = importlib.util.module_from_spec(_spec)
 sys.modules["example_words"] = example_words
 _spec.loader.exec_module(example_words)

@@ -66,15 +66,15 @@ def test_script_runs_with_plain_python(
     """
     script = shutil.copy(example.script, tmp_path)
     if example.needs_cuda and not cuda:
-        result = runner(reader_plus, script, cwd=tmp_path, timeout=TIMEOUT)
-        assert result.returncode != 0, f"{example.name}.py, run without CUDA, exits with 0"
-        assert "needs a CUDA device" in result.stderr, (
-            f"{example.name}.py, run without CUDA, does not say it needs CUDA:\n{tail(result.stderr)}"
+        refused = runner(reader_plus, script, cwd=tmp_path, timeout=TIMEOUT)
+        assert refused.returncode != 0, f"{example.name}.py, run without CUDA, exits with 0"
+        assert "needs a CUDA device" in refused.stderr, (
+            f"{example.name}.py, run without CUDA, does not say it needs CUDA:\n{tail(refused.stderr)}"
         )
-        assert not result.stdout.strip(), f"{example.name}.py prints without CUDA:\n{tail(result.stdout)}"
+        assert not refused.stdout.strip(), f"{example.name}.py prints without CUDA:\n{tail(refused.stdout)}"
         return
     extras = imported_extras(example)
-    result = None
+    result: subprocess.CompletedProcess[str] | None = None
     if not extras:
         result = runner(reader, script, cwd=tmp_path, timeout=TIMEOUT)
         if result.returncode != 0:

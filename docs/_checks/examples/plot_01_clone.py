@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import torch
 
-from _checks._helpers import IN_PLACE_WRITES, clone_copies_and_records
+from _checks._helpers import IN_PLACE_WRITES, backward, clone_copies_and_records
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
 
@@ -43,8 +43,9 @@ def _heads_add_gradients(matrix: Matrix) -> None:
                 w = make()
                 features = w * 2 if computed else w
                 outputs = [(features * 3).sum(), (features * features).sum()]
-                total = sum(outputs[h] for h in heads)
-                total.real.backward() if total.is_complex() else total.backward()
+                total = outputs[heads[0]] + outputs[1] if heads == (0, 1) else outputs[heads[0]]
+                backward(total.real if total.is_complex() else total)
+                assert w.grad is not None
                 grads.append(w.grad)
             both, first, second = grads
             where = f"{kind}, {'computed features' if computed else 'read directly'}"
@@ -63,12 +64,13 @@ def _clone_needed_for_in_place_head(matrix: Matrix) -> None:
             b_input = features.clone() if clone else features
             write(b_input)
             try:
-                (a + b_input.sum()).backward()
+                backward(a + b_input.sum())
             except RuntimeError as error:
                 expect(not clone, f"{name}: the backward pass raised with a clone: {error}")
                 expect("modified by an inplace operation" in str(error), f"{name}: {error}")
                 continue
             expect(clone, f"{name}: the backward pass ran without a clone")
+            assert w.grad is not None
             grads[clone] = w.grad
         if name == "relu_":
             continue  # on these positive features relu_ changes no value, so no gradient can be wrong
@@ -77,9 +79,9 @@ def _clone_needed_for_in_place_head(matrix: Matrix) -> None:
             features = w * 2
             a = (features * features).sum()
         write(features)
-        (a + features.sum()).backward()
+        backward(a + features.sum())
         expect(
-            not torch.equal(w.grad, grads[True]),
+            w.grad is not None and not torch.equal(w.grad, grads[True]),
             f"{name}: under save_on_cpu, no clone gave the gradient a clone gives ({w.grad})",
         )
 

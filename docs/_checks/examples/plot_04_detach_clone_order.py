@@ -36,8 +36,8 @@ def _torch_tensor_same_copy_for_plain(matrix: Matrix) -> None:
     class Tagged(torch.Tensor):
         pass
 
-    for make in (lambda: torch.randn(2, 3, requires_grad=True), lambda: torch.randn(2, 3)):
-        x = make()
+    for requires_grad in (True, False):
+        x = torch.randn(2, 3, requires_grad=requires_grad)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             t = torch.tensor(x)

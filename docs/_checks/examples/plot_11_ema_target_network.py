@@ -10,7 +10,7 @@ import copy
 import torch
 from torch import nn
 
-from _checks._helpers import tied_model_deepcopy, tied_module
+from _checks._helpers import backward, tied_model_deepcopy, tied_module
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
 
@@ -32,11 +32,11 @@ def _deepcopy_target_gets_grads(matrix: Matrix) -> None:
             with torch.no_grad():
                 for t, o in zip(target.parameters(), online.parameters(), strict=True):
                     t.lerp_(o, 0.1)
-        nn.functional.mse_loss(online(inputs), target(next_inputs)).backward()
+        backward(nn.functional.mse_loss(online(inputs), target(next_inputs)))
         where = "after a no_grad update" if updated else "as copied"
         expect(all(p.grad is not None for p in target.parameters()), f"{where}: no .grad on the target")
     frozen = copy.deepcopy(online).requires_grad_(False)
-    nn.functional.mse_loss(online(inputs), frozen(next_inputs)).backward()
+    backward(nn.functional.mse_loss(online(inputs), frozen(next_inputs)))
     expect(all(p.grad is None for p in frozen.parameters()), "requires_grad_(False) still got a .grad")
 
 

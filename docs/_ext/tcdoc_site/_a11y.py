@@ -83,8 +83,9 @@ def escape_figure_alts(app: Sphinx, doctree: nodes.document, docname: str) -> No
     """
     if app.builder.format != "html":
         return
-    for node in doctree.findall(lambda n: type(n).__name__ == "imgsgnode"):
-        node["alt"] = html.escape(node.get("alt", ""), quote=True)
+    for node in doctree.findall(nodes.Element):
+        if type(node).__name__ == "imgsgnode":
+            node["alt"] = html.escape(str(node.get("alt", "")), quote=True)
 
 
 def _card_title(image: nodes.image) -> str:
