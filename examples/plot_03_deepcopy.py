@@ -30,10 +30,13 @@ print(f"{y.requires_grad = }")
 print(f"{y.is_leaf = }")
 
 # %%
-# ``.grad`` and the Python attribute were copied too, into new objects.
+# ``.grad`` was copied too, into a new tensor, and so was the Python attribute, the way
+# ``copy.deepcopy`` copies any value: a string is shared, since it cannot change, and a list
+# would be copied into a new one.
 print(f"{y.grad is x.grad = }")
 print(f"{torch.equal(y.grad, x.grad) = }")
 print(f"{y.note = }")
+print(f"{y.note is x.note = }")
 
 # %%
 # 3. New memory:

@@ -2,7 +2,8 @@
 =========================================================
 
 :func:`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you
-created, not one computed from tensors that require gradients. Few people deepcopy such a
+created, or one computed while autograd was not recording (under :class:`torch.no_grad`), not
+one computed, with autograd recording, from tensors that require gradients. Few people deepcopy such a
 tensor on purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
 build a target network) and somewhere inside it a module holds a computed tensor as a plain
 attribute. This example shows the error, three ways models end up holding such tensors, and

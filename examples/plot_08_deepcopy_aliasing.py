@@ -3,10 +3,11 @@
 
 :func:`copy.deepcopy` remembers, for the length of one call, what it has already copied.
 Tensors that shared memory before the call (a tensor and a view of it, a weight used twice)
-still share it in the copy; copied in two calls, they come apart. Deepcopy works on whole
-storages, the memory under the tensors, which is also why a deepcopy of a small slice costs as
-much as the tensor it was cut from. This example measures both, with the bytes each copy
-holds.
+still share it in the copy; copied in two calls, they come apart. On plain tensors deepcopy
+works on whole storages, the memory under the tensors, which is also why a deepcopy of a small
+slice of a plain tensor costs as much as the tensor it was cut from (a ``Parameter`` goes
+through its own deepcopy, which clones only its elements). This example measures both, with the
+bytes each copy holds.
 """
 
 # %%
@@ -51,7 +52,8 @@ print(f"{tcdoc.shares_memory(b, a) = }")
 # %%
 # ``.grad`` and attributes come along
 # -----------------------------------
-# Deepcopy also copies a leaf's gradient and its Python attributes, each into a new object.
+# Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, as
+# ``copy.deepcopy`` copies any value (a ``Parameter`` keeps neither: see :doc:`plot_09_parameter`).
 torch.manual_seed(0)
 x = torch.randn(3, requires_grad=True)
 x.grad = torch.ones(3)

@@ -25,13 +25,22 @@ print(f"{features.requires_grad = }")
 
 # %%
 # Centring the features in place is a natural next step. Outside inference mode, torch
-# refuses in-place operations on an inference tensor (``add_``, ``mul_``, ``copy_``,
-# ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), and its error suggests exactly
-# the fix: a clone.
+# refuses in-place operations on an inference tensor and on its views (``add_``, ``mul_``,
+# ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), and its error suggests
+# exactly the fix: a clone.
 try:
     features -= features.mean(0)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+
+# %%
+# The refusal guards the tensor, not its memory: ``x.detach()`` and ``x.data``, inference
+# tensors too, still change it with every one of those operations but indexed assignment.
+with torch.inference_mode():
+    scratch = torch.zeros(3)
+scratch.detach().add_(1)
+scratch.data.mul_(5)
+print(f"{scratch = }")
 
 # %%
 # Training a head on them

@@ -31,8 +31,9 @@ print(f"{batch = }")
 # %%
 # An index tensor or a mask gives a copy
 # --------------------------------------
-# Advanced indexing, with a tensor of indices or a boolean mask, copies the chosen elements
-# into new memory. Scaling the selection leaves ``batch`` as it was.
+# Advanced indexing, with a tensor of indices that has at least one dimension or a boolean
+# mask, copies the chosen elements into new memory. Scaling the selection leaves ``batch`` as
+# it was.
 chosen = batch[torch.tensor([1, 3])]
 chosen *= 10
 large = batch[batch > 5]
@@ -40,6 +41,11 @@ large *= 0
 print(f"{tcdoc.shares_memory(batch, chosen) = }")
 print(f"{tcdoc.shares_memory(batch, large) = }")
 print(f"{batch = }")
+
+# %%
+# A zero-dimensional tensor of integer indices is the exception: it acts as an integer, and
+# ``batch[torch.tensor(1)]`` is a view of row 1, like ``batch[1]``.
+print(f"{tcdoc.shares_memory(batch, batch[torch.tensor(1)]) = }")
 
 # %%
 # Assigning through an index writes

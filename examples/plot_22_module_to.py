@@ -57,9 +57,9 @@ print(f"{model[0].weight is weight = }")
 print(f"{weight.dtype = }")
 
 # %%
-# ``model64`` is ``model``, and the first weight is the very ``Parameter`` object it was,
-# now holding float64 values in new memory. The float32 values are no longer in the model:
-# they live on only in the alias we kept.
+# ``model64`` is ``model``, and, with torch's default conversion settings, the first weight is
+# the very ``Parameter`` object it was, now holding float64 values in new memory. The float32
+# values are no longer in the model: they live on only in the alias we kept.
 print(f"{tcdoc.shares_memory(float32_memory, weight) = }")
 print(f"{float32_memory.dtype = }")
 

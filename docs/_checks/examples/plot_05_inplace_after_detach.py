@@ -5,6 +5,9 @@ Each gives the words the example says (``quote``), word for word, and the check 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
 import torch
 
 from _checks._helpers import backward, data_change_goes_unnoticed, detach_fails_only_where_saved, raises
@@ -26,7 +29,7 @@ def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
     )
     error = raises(lambda: backward(y.sum()))
     expect("is at version 1; expected version 0" in str(error), f"the error says: {error}")
-    hooks = {
+    hooks: dict[str, Callable[[], AbstractContextManager[object]]] = {
         "save_on_cpu": torch.autograd.graph.save_on_cpu,
         "saved_tensors_hooks": lambda: torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t),
     }

@@ -41,6 +41,22 @@ def _module_weight_converted_in_place(matrix: Matrix) -> None:
     expect(weight.untyped_storage().nbytes() == 2 * alias.untyped_storage().nbytes(), "not twice the bytes")
 
 
+def _same_parameter_under_default_settings_only(matrix: Matrix) -> None:
+    """Check the default settings (the example's), and that the overwrite setting replaces the weight."""
+    future = torch.__future__
+    expect(not future.get_overwrite_module_params_on_conversion(), "the overwrite setting is on by default")
+    expect(not future.get_swap_module_params_on_conversion(), "the swap setting is on by default")
+    _module_weight_converted_in_place(matrix)
+    future.set_overwrite_module_params_on_conversion(True)
+    try:
+        layer = torch.nn.Linear(3, 4)
+        weight = layer.weight
+        layer.to(torch.float64)
+        expect(layer.weight is not weight, "with the overwrite setting, the Parameter object stayed")
+    finally:
+        future.set_overwrite_module_params_on_conversion(False)
+
+
 def _optimizer_not_converted(matrix: Matrix) -> None:
     model = torch.nn.Linear(3, 1)
     optimizer = torch.optim.Adam(model.parameters())
@@ -83,10 +99,10 @@ CLAIMS = [
     ),
     Claim(
         "same-parameter",
-        _module_weight_converted_in_place,
-        quote="`model64` is `model`, and the first weight is the very `Parameter` object it was, now holding "
-        "float64 values in new memory. The float32 values are no longer in the model: they live on only in "
-        "the alias we kept",
+        _same_parameter_under_default_settings_only,
+        quote="`model64` is `model`, and, with torch's default conversion settings, the first weight is the "
+        "very `Parameter` object it was, now holding float64 values in new memory. The float32 values are "
+        "no longer in the model: they live on only in the alias we kept",
         scope="stated: the model of the example, whose tensors are all float32 parameters",
     ),
     Claim(
