@@ -496,7 +496,7 @@ EXEMPT: dict[str, dict[str, str]] = {
     },
     "examples/plot_17_multiprocessing.py": {
         "tcdoc.start_methods hands tensors of zeros": "says what the measurement does; its table is the fact",
-        "The parent's ordinary tensors after the workers ran": "introduces the measured values below it",
+        "The steps below read single cells of that table": "says what the printed lines below it show",
     },
     "examples/plot_19_cost.py": {
         "Which of clone(), detach() and copy.deepcopy to use": "about training loops, not torch",
