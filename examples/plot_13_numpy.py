@@ -43,8 +43,8 @@ print(f"{t.dtype = }")
 # %%
 # A tensor that requires gradients
 # --------------------------------
-# ``numpy()`` refuses a tensor that requires gradients: an array cannot carry autograd
-# history. The error names the fix.
+# With gradients enabled, ``numpy()`` refuses a tensor that requires gradients: an array cannot
+# carry autograd history. The error names the fix.
 torch.manual_seed(0)
 w = torch.randn(3, requires_grad=True)
 y = w * 2
@@ -52,6 +52,12 @@ try:
     y.numpy()
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+
+# %%
+# Under :class:`torch.no_grad` there is no history to lose, and ``numpy()`` hands over the
+# memory of the same tensor.
+with torch.no_grad():
+    print(f"{tcdoc.shares_memory(y, torch.from_numpy(y.numpy())) = }")
 
 # %%
 # ``.detach().cpu().numpy()``

@@ -4,9 +4,11 @@
 Forward-mode automatic differentiation (:mod:`torch.autograd.forward_ad`) computes a
 directional derivative alongside the values: each tensor of the computation is a *dual
 tensor* that carries a *tangent* next to its primal value. It is how Jacobian-vector
-products are computed in one forward pass. The copy methods treat the tangent the way
-they treat the backward graph: ``detach()`` drops it, ``clone()`` carries it along. A
-tangent lost by mistake means a derivative that silently reads as "none".
+products are computed in one forward pass. With gradients enabled, the copy methods treat the
+tangent the way they treat the backward graph: ``detach()`` drops it, ``clone()`` carries it
+along. The grad modes part the two: under :class:`torch.no_grad` a clone records no backward
+graph yet keeps the tangent, and under :class:`torch.inference_mode` it keeps neither. A tangent
+lost by mistake means a derivative that silently reads as "none".
 """
 
 # %%
@@ -53,6 +55,15 @@ with fwAD.dual_level():
     doubled = fwAD.unpack_dual(2 * y.clone())
 print(f"{cloned.tangent = }")
 print(f"{doubled.tangent = }")
+
+# %%
+# The same clone under each grad mode: does it keep the tangent?
+with fwAD.dual_level():
+    y = fwAD.make_dual(primal, direction).sin()
+    for mode in (torch.enable_grad, torch.no_grad, torch.inference_mode):
+        with mode():
+            kept = fwAD.unpack_dual(y.clone()).tangent is not None
+        print(f"{mode.__name__}: {kept}")
 
 # %%
 # The same two results over many points, plotted against ``cos``, the derivative of ``sin``:
