@@ -71,6 +71,21 @@ def _optimizer_not_converted(matrix: Matrix) -> None:
     optimizer.load_state_dict(optimizer.state_dict())
     expect(optimizer.state[model.weight]["exp_avg"].dtype == torch.float64, "loading did not convert it")
     optimizer.step()
+    for state_name in ("momentum_buffer", "square_avg"):
+        model = torch.nn.Linear(3, 1)
+        other: torch.optim.Optimizer
+        if state_name == "momentum_buffer":
+            other = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        else:
+            other = torch.optim.RMSprop(model.parameters())
+        backward(model(torch.ones(2, 3)).sum())
+        other.step()
+        model.to(torch.float64)
+        other.zero_grad()
+        backward(model(torch.ones(2, 3, dtype=torch.float64)).sum())
+        other.step()  # raises, and fails the check, if this optimizer refuses the mixed dtypes
+        kept = other.state[model.weight][state_name].dtype
+        expect(kept == torch.float32, f"{type(other).__name__}'s state became {kept}")
 
 
 def _deepcopy_before_converting(matrix: Matrix) -> None:
@@ -114,8 +129,8 @@ CLAIMS = [
         "optimizer",
         _optimizer_not_converted,
         quote="The optimizer holds the same `Parameter` objects, so it would update the converted "
-        "weights. Its "
-        "state, though, is still float32, and the next step raises",
+        "weights. Its state, though, is still float32, and Adam's next step raises. (Not every optimizer "
+        "raises: SGD with momentum and RMSprop step on, their state still float32.)",
     ),
     Claim(
         "load-state-dict",
