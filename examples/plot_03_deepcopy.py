@@ -2,8 +2,9 @@
 ===========================
 
 :func:`copy.deepcopy` is Python's general "copy this and everything inside it". PyTorch
-tensors support it, with their own rules: the copy gets new memory, a copy of ``.grad`` and
-of any Python attributes, and becomes a new leaf with no history. It is how you copy a whole
+tensors support it, with their own rules: the copy of a plain tensor gets new memory, a copy of
+``.grad`` and of any Python attributes, and becomes a new leaf with no history (a ``Parameter``
+gets neither ``.grad`` nor attributes: :doc:`plot_09_parameter`). It is how you copy a whole
 model, but on a single tensor it refuses tensors that are not leaves.
 """
 

@@ -55,7 +55,23 @@ def _grad_and_attributes_deep_copied(matrix: Matrix) -> None:
     expect(kept.grad is None and not hasattr(kept, "note"), "a Parameter's deepcopy kept .grad or attributes")
 
 
+def _plain_copy_rules(matrix: Matrix) -> None:
+    """Check new memory, .grad and attributes, a new leaf; and that a Parameter gets neither."""
+    _grad_and_attributes_deep_copied(matrix)
+    x = torch.ones(3, requires_grad=True)
+    y = copy.deepcopy(x)
+    ok = y.is_leaf and y.grad_fn is None and y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    expect(ok, "the deep copy is not a new leaf in new memory")
+
+
 CLAIMS = [
+    Claim(
+        "plain-rules",
+        _plain_copy_rules,
+        quote="the copy of a plain tensor gets new memory, a copy of `.grad` and of any Python attributes, "
+        "and becomes a new leaf with no history (a `Parameter` gets neither `.grad` nor attributes: "
+        "{doc}`plot_09_parameter`)",
+    ),
     Claim(
         "refuses-non-leaves",
         deepcopy_refuses_non_leaf,
