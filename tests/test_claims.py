@@ -491,6 +491,9 @@ EXEMPT: dict[str, dict[str, str]] = {
     "docs/explanation/detach.md": {
         "Older releases refused such changes": "history, with its source linked in the sentence",
     },
+    "examples/plot_09_parameter.py": {
+        "If you copy weights by hand": "says what the example does; each step's claim is checked",
+    },
     "examples/plot_13_numpy.py": {
         "tcdoc.draw.draw_panels draws copied and shared": "'shared' names a variable; says what is drawn",
     },

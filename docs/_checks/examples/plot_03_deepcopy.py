@@ -71,6 +71,7 @@ CLAIMS = [
         quote="the copy of a plain tensor gets new memory, a copy of `.grad` and of any Python attributes, "
         "and becomes a new leaf with no history (a `Parameter` gets neither `.grad` nor attributes: "
         "{doc}`plot_09_parameter`)",
+        scope="stated: a plain tensor, against a Parameter; a string and a list attribute",
     ),
     Claim(
         "refuses-non-leaves",
@@ -84,6 +85,7 @@ CLAIMS = [
         quote="`.grad` was copied too, into a new tensor, and so was the Python attribute, the way "
         "`copy.deepcopy` copies any value: a string is shared, since it cannot change, and a list would be "
         "copied into a new one",
+        scope="stated: a string and a list attribute",
     ),
     Claim(
         "starts-with-old-grad",

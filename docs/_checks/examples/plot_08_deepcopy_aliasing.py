@@ -113,6 +113,7 @@ CLAIMS = [
         _grad_and_attributes_deep_copied,
         quote="Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, "
         "as `copy.deepcopy` copies any value (a `Parameter` keeps neither: see {doc}`plot_09_parameter`)",
+        scope="stated: a plain leaf with a string and a list attribute, against a Parameter",
     ),
     Claim(
         "whole-storage",

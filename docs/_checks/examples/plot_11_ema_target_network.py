@@ -46,6 +46,7 @@ CLAIMS = [
         _deepcopy_target_gets_grads,
         quote="a deep copy keeps `requires_grad`, so without it the same `loss.backward()` fills the "
         "target's `.grad` too, even if every update of the target runs under {class}`torch.no_grad`",
+        scope="stated: the example's target, updated under no_grad or not at all",
     ),
     Claim(
         "tie-kept",

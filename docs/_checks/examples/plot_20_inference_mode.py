@@ -147,6 +147,7 @@ CLAIMS = [
         _aliases_write_through,
         quote="The refusal guards the tensor, not its memory: `x.detach()` and `x.data`, inference tensors "
         "too, still change it with every one of those operations but indexed assignment",
+        scope="stated: the in-place operations listed above, with and without grad",
     ),
     Claim(
         "not-saved",

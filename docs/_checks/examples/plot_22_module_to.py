@@ -131,6 +131,7 @@ CLAIMS = [
         quote="The optimizer holds the same `Parameter` objects, so it would update the converted "
         "weights. Its state, though, is still float32, and Adam's next step raises. (Not every optimizer "
         "raises: SGD with momentum and RMSprop step on, their state still float32.)",
+        scope="stated: Adam, SGD with momentum and RMSprop",
     ),
     Claim(
         "load-state-dict",
