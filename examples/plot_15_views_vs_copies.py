@@ -73,8 +73,8 @@ for expression in expressions:
 # %%
 # Reading the table:
 #
-# * Slicing with integers and ranges, ``view``, ``reshape``, transposes and ``expand`` return
-#   views: they share memory and know their base.
+# * Slicing with integers and ranges, ``view``, ``reshape`` of this contiguous ``x``, transposes
+#   and ``expand`` return views: they share memory and know their base.
 # * ``detach()`` and a dtype view ``view(torch.int32)`` share memory without being tracked
 #   as views, so ``_is_view()`` and ``_base`` miss them. Only a memory check catches them.
 # * ``contiguous()`` on a tensor that already is contiguous returns the tensor itself.

@@ -51,9 +51,8 @@ CLAIMS = [
     Claim(
         "views",
         _catalogue,
-        quote="Slicing with integers and ranges, `view`, `reshape`, transposes and `expand` return views: "
-        "they "
-        "share memory and know their base",
+        quote="Slicing with integers and ranges, `view`, `reshape` of this contiguous `x`, transposes and "
+        "`expand` return views: they share memory and know their base",
     ),
     Claim(
         "untracked",
