@@ -15,33 +15,34 @@ torch.manual_seed(0)
 w = torch.randn(2, 3, requires_grad=True)
 x = w * 2
 y = x.detach()
-y
+print(f"{y = }")
 
 # %%
 # 1. A new Python object?
-y is x
+print(f"{y is x = }")
 
 # %%
 # 2. Its own metadata: ``y`` does not require gradients and is a leaf, while ``x`` is not.
-(x.requires_grad, x.is_leaf), (y.requires_grad, y.is_leaf)
+print((x.requires_grad, x.is_leaf), (y.requires_grad, y.is_leaf))
 
 # %%
 # 3. The same memory: both storages start at the same address.
-y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+print(y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
 
 # %%
 # So a change to ``y`` in place shows up in ``x``.
 y[0, 0] = 100.0
-x[0, 0].item()
+print(f"{x[0, 0].item() = }")
 
 # %%
 # They also share a version counter, which autograd uses to notice in-place changes.
 # The write above counted for both.
-x._version, y._version
+print(f"{x._version = }")
+print(f"{y._version = }")
 
 # %%
 # 4. The history is cut: ``y`` has no ``grad_fn``, so nothing can flow back to ``w``.
-y.grad_fn
+print(f"{y.grad_fn = }")
 
 # %%
 # All four at once
@@ -49,7 +50,7 @@ y.grad_fn
 import tcdoc
 
 x = torch.randn(2, 3, requires_grad=True) * 2
-tcdoc.compare(x, x.detach())
+print(tcdoc.compare(x, x.detach()))
 
 # %%
 # The same measurements as a picture, drawn by :func:`tcdoc.draw.draw`: both boxes point at
@@ -61,11 +62,11 @@ tcdoc.draw.draw(x, x.detach(), "x.detach()")
 
 # %%
 # In words, as the ``tcdoc explain`` command prints them:
-tcdoc.answers(tcdoc.compare(x, x.detach()))
+print(tcdoc.answers(tcdoc.compare(x, x.detach())))
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Next: :doc:`plot_03_deepcopy`, Python's copy of everything.

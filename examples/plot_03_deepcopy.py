@@ -2,8 +2,9 @@
 ===========================
 
 :func:`copy.deepcopy` is Python's general "copy this and everything inside it". PyTorch
-tensors support it, with their own rules: the copy gets new memory, a copy of ``.grad`` and
-of any Python attributes, and becomes a new leaf with no history. It is how you copy a whole
+tensors support it, with their own rules: the copy of a plain tensor gets new memory, a copy of
+``.grad`` and of any Python attributes, and becomes a new leaf with no history (a ``Parameter``
+gets neither ``.grad`` nor attributes: :doc:`plot_09_parameter`). It is how you copy a whole
 model, but on a single tensor it refuses tensors that are not leaves.
 """
 
@@ -18,35 +19,41 @@ x = torch.randn(2, 3, requires_grad=True)
 x.grad = torch.ones(2, 3)
 x.note = "a Python attribute"
 y = copy.deepcopy(x)
-y
+print(f"{y = }")
 
 # %%
 # 1. A new Python object?
-y is x
+print(f"{y is x = }")
 
 # %%
 # 2. Its own metadata: ``y`` keeps ``requires_grad`` and is a leaf of its own.
-y.requires_grad, y.is_leaf
+print(f"{y.requires_grad = }")
+print(f"{y.is_leaf = }")
 
 # %%
-# ``.grad`` and the Python attribute were copied too, into new objects.
-y.grad is x.grad, torch.equal(y.grad, x.grad), y.note
+# ``.grad`` was copied too, into a new tensor, and so was the Python attribute, the way
+# ``copy.deepcopy`` copies any value: a string is shared, since it cannot change, and a list
+# would be copied into a new one.
+print(f"{y.grad is x.grad = }")
+print(f"{torch.equal(y.grad, x.grad) = }")
+print(f"{y.note = }")
+print(f"{y.note is x.note = }")
 
 # %%
 # 3. New memory:
-y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+print(y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
 
 # %%
 # 4. No history back to ``x``: ``y`` is a leaf, so gradients stop at ``y``. Look at the
 # values, though: a deep copy starts out with a copy of the old ``.grad``, and the backward
 # pass adds its gradient, 2, to it, so ``y.grad`` holds 3s, not 2s.
 (2 * y).sum().backward()
-y.grad
+print(f"{y.grad = }")
 
 # %%
 # ``x.grad`` is still the ones we set: nothing flowed back. To start the copy without a
 # gradient, set ``y.grad = None`` after copying.
-x.grad
+print(f"{x.grad = }")
 
 # %%
 # Only leaves
@@ -70,12 +77,12 @@ print(w.is_leaf, copy.deepcopy(w).is_leaf)
 # ``z.detach().clone()`` is the copy to make instead.
 import tcdoc
 
-tcdoc.compare(z, z.detach().clone())
+print(tcdoc.compare(z, z.detach().clone()))
 
 # %%
 # All four at once, for the leaf:
 x = torch.randn(2, 3, requires_grad=True)
-tcdoc.compare(x, copy.deepcopy(x))
+print(tcdoc.compare(x, copy.deepcopy(x)))
 
 # %%
 # The same measurements as a picture, drawn by :func:`tcdoc.draw.draw`. Drawing needs
@@ -86,4 +93,4 @@ tcdoc.draw.draw(x, copy.deepcopy(x), "copy.deepcopy(x)")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())

@@ -4,8 +4,9 @@
 Both spellings give an independent copy of a tensor's values, with its own memory and no
 autograd history, and both are common in real code. Does the order matter? For the result,
 no; for what happens on the way there, a little: ``clone().detach()`` first makes a copy
-that autograd records, then throws the record away. A third spelling, ``torch.tensor(x)``,
-makes the same copy and warns you about it.
+that autograd records, then throws the record away. For a plain tensor, a third spelling,
+``torch.tensor(x)``, makes the same copy and warns you about it; a subclass of
+:class:`torch.Tensor` comes back from it as a plain ``Tensor``.
 """
 
 # %%
@@ -16,18 +17,18 @@ torch.manual_seed(0)
 x = torch.randn(2, 3, requires_grad=True)
 a = x.detach().clone()
 b = x.clone().detach()
-torch.equal(a, b)
+print(f"{torch.equal(a, b) = }")
 
 # %%
 # What ``x.detach().clone()`` shares with ``x``: nothing, and it keeps no history.
 import tcdoc
 
-tcdoc.compare(x, a)
+print(tcdoc.compare(x, a))
 
 # %%
 # ``x.clone().detach()`` measures the same on every field, so the two results cannot be
 # told apart.
-tcdoc.compare(x, b) == tcdoc.compare(x, a)
+print(f"{tcdoc.compare(x, b) == tcdoc.compare(x, a) = }")
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws each result from its own measurements, side by side:
@@ -48,14 +49,15 @@ tcdoc.draw.draw_panels(
 # first, while ``x`` is still attached, so autograd records it (it gets a ``grad_fn``) before
 # ``detach()`` drops that record. In ``x.detach().clone()`` the clone copies a tensor with
 # no history, and nothing is recorded.
-tcdoc.compare(x, x.clone()).grad_fn, tcdoc.compare(x, x.detach()).grad_fn
+print(f"{tcdoc.compare(x, x.clone()).grad_fn = }")
+print(f"{tcdoc.compare(x, x.detach()).grad_fn = }")
 
 # %%
 # That record is made just to be dropped. Under :class:`torch.no_grad` it is not made at all,
 # whatever the order.
 with torch.no_grad():
     unrecorded = x.clone()
-tcdoc.compare(x, unrecorded).grad_fn
+print(f"{tcdoc.compare(x, unrecorded).grad_fn = }")
 
 # %%
 # ``torch.tensor(x)`` copies too
@@ -72,17 +74,32 @@ for warning in caught:
 
 # %%
 # The copy it made measures exactly like ``x.detach().clone()``.
-tcdoc.compare(x, t) == tcdoc.compare(x, a)
+print(f"{tcdoc.compare(x, t) == tcdoc.compare(x, a) = }")
+
+
+# %%
+# A subclass is where ``torch.tensor(x)`` differs: ``x.detach().clone()`` keeps the subclass,
+# ``torch.tensor`` returns a plain ``Tensor``.
+class Tagged(torch.Tensor):
+    """A subclass of Tensor that adds nothing."""
+
+
+tagged = torch.ones(2).as_subclass(Tagged)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    print(type(tagged.detach().clone()).__name__, type(torch.tensor(tagged)).__name__)
 
 # %%
 # When the copy should itself be trained, ask for gradients on it: it becomes a new leaf,
 # and gradients stop there instead of reaching ``x``.
 c = x.detach().clone().requires_grad_(True)
-c.requires_grad, c.is_leaf, tcdoc.compare(x, c).gradient_flows_to_source
+print(f"{c.requires_grad = }")
+print(f"{c.is_leaf = }")
+print(f"{tcdoc.compare(x, c).gradient_flows_to_source = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # More on ``detach()`` and its version counter: :doc:`/explanation/detach`. The other ways

@@ -5,8 +5,10 @@
 autograd kept that source to compute gradients later, an in-place change made through the
 detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
 PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute
-wrong gradients: ``backward()`` raises. This example triggers the error, reads it, and fixes
-it.
+wrong gradients: ``backward()`` raises, unless saved-tensor hooks such as
+``torch.autograd.graph.save_on_cpu()`` were active when autograd saved the tensor, which skips
+the check and leaves the gradients silently wrong. This example triggers the error, reads it,
+and fixes it.
 """
 
 # %%
@@ -18,18 +20,18 @@ torch.manual_seed(0)
 x = torch.randn(4, requires_grad=True)
 y = x.exp()
 d = y.detach()
-y
+print(f"{y = }")
 
 # %%
 # ``d`` and ``y`` share their memory and their version counter. Both counters start at 0.
 import tcdoc
 
-tcdoc.shares_memory(d, y), (y._version, d._version)
+print(tcdoc.shares_memory(d, y), (y._version, d._version))
 
 # %%
 # An in-place change through ``d`` writes into ``y`` and moves the shared counter.
 d.zero_()
-y, (y._version, d._version)
+print(y, (y._version, d._version))
 
 # %%
 # In a picture drawn by :func:`tcdoc.draw.draw`, ``y`` and ``d`` stand on one storage and
@@ -55,7 +57,7 @@ except RuntimeError as error:
 z = x + 1
 z.detach().zero_()
 z.sum().backward()
-x.grad
+print(f"{x.grad = }")
 
 # %%
 # The fix: copy before changing
@@ -67,16 +69,16 @@ y = x.exp()
 d = y.detach().clone()
 d.zero_()
 y.sum().backward()
-(y._version, d._version), tcdoc.shares_memory(d, y)
+print((y._version, d._version), tcdoc.shares_memory(d, y))
 
 # %%
 # The gradient is ``exp(x)``, as it should be.
 assert torch.allclose(x.grad, x.detach().exp())
-x.grad
+print(f"{x.grad = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # :doc:`plot_06_data_is_silent` makes the same change through ``.data``, which shares the

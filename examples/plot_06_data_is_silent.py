@@ -16,17 +16,17 @@ import torch
 torch.manual_seed(0)
 x = torch.randn(4, requires_grad=True)
 y = x.exp()
-y
+print(f"{y = }")
 
 # %%
 # ``y.data`` shares memory with ``y``, as ``y.detach()`` does, but not its version counter.
 import tcdoc
 
-tcdoc.compare(y, y.data)
+print(tcdoc.compare(y, y.data))
 
 # %%
 # Next to ``detach()``, measured on the same ``y``, the difference is that one field.
-tcdoc.compare(y, y.detach()).shares_version_counter, tcdoc.compare(y, y.data).shares_version_counter
+print(tcdoc.compare(y, y.detach()).shares_version_counter, tcdoc.compare(y, y.data).shares_version_counter)
 
 # %%
 # Drawn side by side by :func:`tcdoc.draw.draw_panels`, both stand on the storage of ``y``;
@@ -47,30 +47,30 @@ tcdoc.draw.draw_panels(
 # moves. ``y``'s counter still reads 0.
 d = y.data
 d.zero_()
-y, (y._version, d._version)
+print(y, (y._version, d._version))
 
 # %%
 # So ``backward()`` runs without complaint, using the zeros as if they were ``exp(x)``.
 y.sum().backward()
 wrong = x.grad
-wrong
+print(f"{wrong = }")
 
 # %%
 # The right gradient, computed on a fresh graph from the same values of ``x``:
 x_fresh = x.detach().clone().requires_grad_(True)
 x_fresh.exp().sum().backward()
 right = x_fresh.grad
-right
+print(f"{right = }")
 
 # %%
 # Side by side, first row from ``.data``, second row correct. They differ, and nothing
 # said so.
 assert not torch.allclose(wrong, right)
-torch.stack([wrong, right])
+print(f"{torch.stack([wrong, right]) = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Use ``detach()`` where older code uses ``.data``: a mistake then raises, as in

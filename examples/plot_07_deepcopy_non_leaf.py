@@ -2,7 +2,8 @@
 =========================================================
 
 :func:`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you
-created, not one computed from tensors that require gradients. Few people deepcopy such a
+created, or one computed while autograd was not recording (under :class:`torch.no_grad`), not
+one computed, with autograd recording, from tensors that require gradients. Few people deepcopy such a
 tensor on purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
 build a target network) and somewhere inside it a module holds a computed tensor as a plain
 attribute. This example shows the error, three ways models end up holding such tensors, and
@@ -66,13 +67,13 @@ class Remembering(nn.Module):
 # %%
 # Before its first call it holds no computed tensor, and deepcopy works.
 model = Remembering()
-try_deepcopy(model)
+print(f"{try_deepcopy(model) = }")
 
 # %%
 # After one forward pass, ``last_output`` is a tensor with autograd history, and the same
 # deepcopy fails.
 model(torch.randn(1, 3))
-try_deepcopy(model)
+print(f"{try_deepcopy(model) = }")
 
 
 # %%
@@ -93,7 +94,8 @@ class Scaled(nn.Module):
 
 
 scaled = Scaled()
-type(scaled.initial_norm.grad_fn).__name__, try_deepcopy(scaled)
+print(f"{type(scaled.initial_norm.grad_fn).__name__ = }")
+print(f"{try_deepcopy(scaled) = }")
 
 # %%
 # The old ``weight_norm``
@@ -143,7 +145,7 @@ class RememberingDetached(Remembering):
 
 model = RememberingDetached()
 model(torch.randn(1, 3))
-try_deepcopy(model)
+print(f"{try_deepcopy(model) = }")
 
 
 # %%
@@ -162,7 +164,7 @@ class ScaledBuffer(nn.Module):
 
 
 scaled = ScaledBuffer()
-list(copy.deepcopy(scaled).state_dict())
+print(f"{list(copy.deepcopy(scaled).state_dict()) = }")
 
 # %%
 # For weight normalisation, :func:`torch.nn.utils.parametrizations.weight_norm` computes
@@ -172,13 +174,13 @@ new_style = nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
 new_style(torch.randn(1, 3))
 twin = copy.deepcopy(new_style)
 inputs = torch.randn(1, 3)
-torch.equal(twin(inputs), new_style(inputs))
+print(f"{torch.equal(twin(inputs), new_style(inputs)) = }")
 
 # %%
 # These values were measured with:
 import tcdoc
 
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # More on deepcopy and leaves: :doc:`/explanation/deepcopy`. The

@@ -3,10 +3,11 @@
 
 :func:`copy.deepcopy` remembers, for the length of one call, what it has already copied.
 Tensors that shared memory before the call (a tensor and a view of it, a weight used twice)
-still share it in the copy; copied in two calls, they come apart. Deepcopy works on whole
-storages, the memory under the tensors, which is also why a deepcopy of a small slice costs as
-much as the tensor it was cut from. This example measures both, with the bytes each copy
-holds.
+still share it in the copy; copied in two calls, they come apart. On plain tensors deepcopy
+works on whole storages, the memory under the tensors, which is also why a deepcopy of a small
+slice of a plain tensor costs as much as the tensor it was cut from (a ``Parameter`` goes
+through its own deepcopy, which clones only its elements). This example measures both, with the
+bytes each copy holds.
 """
 
 # %%
@@ -20,19 +21,19 @@ import torch
 base = torch.arange(8.0)
 state = {"base": base, "view": base[2:5]}
 copied = copy.deepcopy(state)
-copied
+print(f"{copied = }")
 
 # %%
 # Inside the copy, the view still looks at the copied base, and neither shares memory with
 # the originals.
 import tcdoc
 
-tcdoc.shares_memory(copied["view"], copied["base"]), tcdoc.shares_memory(copied["base"], base)
+print(tcdoc.shares_memory(copied["view"], copied["base"]), tcdoc.shares_memory(copied["base"], base))
 
 # %%
 # So a change to the copied base shows through the copied view, as it would in the original.
 copied["base"][2] = 100.0
-copied["view"]
+print(f'{copied["view"] = }')
 
 # %%
 # Two calls, two storages
@@ -41,24 +42,28 @@ copied["view"]
 # between them is gone.
 base_copy = copy.deepcopy(base)
 view_copy = copy.deepcopy(base[2:5])
-tcdoc.shares_memory(view_copy, base_copy)
+print(f"{tcdoc.shares_memory(view_copy, base_copy) = }")
 
 # %%
 # A list works like the dictionary: what matters is that it is one call.
 a, b = copy.deepcopy([base, base[2:5]])
-tcdoc.shares_memory(b, a)
+print(f"{tcdoc.shares_memory(b, a) = }")
 
 # %%
 # ``.grad`` and attributes come along
 # -----------------------------------
-# Deepcopy also copies a leaf's gradient and its Python attributes, each into a new object.
+# Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, as
+# ``copy.deepcopy`` copies any value (a ``Parameter`` keeps neither: see :doc:`plot_09_parameter`).
 torch.manual_seed(0)
 x = torch.randn(3, requires_grad=True)
 x.grad = torch.ones(3)
 x.label = "encoder bias"
 y = copy.deepcopy(x)
 report = tcdoc.compare(x, y)
-report.copies_grad, report.copies_attributes, y.grad is x.grad, y.label
+print(f"{report.copies_grad = }")
+print(f"{report.copies_attributes = }")
+print(f"{y.grad is x.grad = }")
+print(f"{y.label = }")
 
 # %%
 # A small slice keeps its big storage
@@ -68,16 +73,18 @@ report.copies_grad, report.copies_attributes, y.grad is x.grad, y.label
 big = torch.zeros(1_000_000)
 small = big[:10]
 small_copy = copy.deepcopy(small)
-small.untyped_storage().nbytes(), small_copy.untyped_storage().nbytes()
+print(f"{small.untyped_storage().nbytes() = }")
+print(f"{small_copy.untyped_storage().nbytes() = }")
 
 # %%
 # :func:`tcdoc.compare` counts the same bytes as new memory that the copy holds.
-tcdoc.compare(small, small_copy).new_bytes
+print(f"{tcdoc.compare(small, small_copy).new_bytes = }")
 
 # %%
 # ``clone()`` copies only the elements of the view, into a storage of their own size.
 small_clone = small.clone()
-small_clone.untyped_storage().nbytes(), tcdoc.compare(small, small_clone).new_bytes
+print(f"{small_clone.untyped_storage().nbytes() = }")
+print(f"{tcdoc.compare(small, small_clone).new_bytes = }")
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
@@ -97,11 +104,11 @@ tcdoc.draw.draw_panels(
 # So to keep a slice, clone it; to deepcopy something that holds slices (a dictionary of
 # them, say), clone them first.
 kept = copy.deepcopy({"first_ten": small.clone()})
-kept["first_ten"].untyped_storage().nbytes()
+print(f'{kept["first_ten"].untyped_storage().nbytes() = }')
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # More on deepcopy: :doc:`/explanation/deepcopy`. A model whose layers use one weight

@@ -7,80 +7,69 @@ Model weights are :class:`torch.nn.Parameter` objects, a subclass of
 ``requires_grad``, others drop it; and ``copy.deepcopy`` of a ``Parameter`` follows rules of
 its own, unlike those for a plain tensor.
 If you copy weights by hand (for a snapshot, a target network, or an optimiser's state), this
-table tells you what you get.
+example follows one weight through the copies you would reach for, one step each, then asks
+every registered method at once.
 """
 
 # %%
-# Every method in one table
-# -------------------------
-# :func:`tcdoc.matrix` applies every registered operation to a fresh ``Parameter`` built by
-# the ``parameter`` scenario, and measures each result:
+# A weight with a gradient
+# ------------------------
+# One ``Parameter``, after a backward pass has left a gradient on it.
+import torch
+
 import tcdoc
 
-tcdoc.get_scenario("parameter").summary
+torch.manual_seed(0)
+weight = torch.nn.Parameter(torch.randn(3))
+weight.grad = torch.ones(3)
+
+
+def show(code: str, result: torch.Tensor) -> None:
+    """Print what a copy of ``weight`` is: its type, its flags, its memory, its gradient."""
+    report = tcdoc.compare(weight, result)
+    grad = result.grad if result.is_leaf else "n/a (not a leaf)"
+    print(
+        f"{code:24} {type(result).__name__:9} requires_grad={result.requires_grad!s:5} "
+        f"shares memory={report.shares_storage!s:5} grad_fn={report.grad_fn} .grad={grad}"
+    )
+
+
+print(f"{type(weight).__name__ = }")
+print(f"{weight.grad = }")
 
 # %%
-# We print the columns that matter here; a method that warned is marked with its warning's
-# category.
-measured = tcdoc.matrix(scenarios=["parameter"], grad_modes=["enabled"])
-columns = ("new_object", "result_type", "copies_grad", "requires_grad", "is_leaf", "shares_storage")
-widths = [len(name) + 2 for name in columns]
-print(f"{'code':<48}" + "".join(f"{name:<{w}}" for name, w in zip(columns, widths, strict=True)) + "warnings")
-for row in measured.rows:
-    code = tcdoc.get_operation(row.operation).code
-    if row.properties is None:
-        print(f"{code:<48}{row.outcome}")
-        continue
-    values = row.properties.as_dict()
-    cells = "".join(f"{values[name]!s:<{w}}" for name, w in zip(columns, widths, strict=True))
-    warned = ", ".join(warning.category for warning in row.warnings)
-    print(f"{code:<48}{cells}{warned}".rstrip())
+# Step 1: ``detach()`` and ``.data``, the weight's own memory
+# -----------------------------------------------------------
+# Both give a plain ``Tensor`` over the weight's memory, outside autograd: a change to the
+# weight, such as ``optimizer.step()``, shows through them.
+show("weight.detach()", weight.detach())
+show("weight.data", weight.data)
 
 # %%
-# Several methods return ``x`` itself, which is why they "return a Parameter" and share
-# everything:
-reports = {tcdoc.get_operation(row.operation).code: row.properties for row in measured.rows}
-[code for code, report in reports.items() if report is not None and not report.new_object]
+# Step 2: ``clone()``, a copy still in the graph
+# ----------------------------------------------
+# A plain ``Tensor`` in memory of its own that autograd recorded: gradients that reach it
+# travel on to ``weight``.
+show("weight.clone()", weight.clone())
 
 # %%
-# These make a *new* ``Parameter``:
-[
-    code
-    for code, report in reports.items()
-    if report is not None and report.new_object and report.result_type == "Parameter"
-]
+# Step 3: ``detach().clone()``, a snapshot
+# ----------------------------------------
+# A plain ``Tensor`` in memory of its own, with no history: the copy to keep.
+show("weight.detach().clone()", weight.detach().clone())
 
 # %%
-# No result has a copy of ``.grad`` of its own, although the source had one: the
-# ``copies_grad`` column is false on every row where the result is a new tensor, and ``None``
-# where it is a list, which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
-any(report.copies_grad for report in reports.values() if report is not None)
-
-# %%
-# Four of those rows as pictures, drawn by :func:`tcdoc.draw.draw_operations` on a fresh
-# ``Parameter`` of the same scenario. The first line in each result's box is its type.
-#
-# Drawing needs matplotlib (``pip install tcdoc[plot]``).
-import tcdoc.draw
-
-tcdoc.draw.draw_operations(["detach", "clone", "deepcopy", "parameter_wrap"], "parameter")
-
-# %%
-# Deepcopy: a new Parameter, without ``.grad`` or attributes
-# ----------------------------------------------------------
+# Step 4: deepcopy, a new Parameter without ``.grad`` or attributes
+# -----------------------------------------------------------------
 # On a plain tensor, deepcopy copies ``.grad`` and Python attributes (see
 # :doc:`plot_08_deepcopy_aliasing`). On a ``Parameter`` it makes a new ``Parameter`` from
 # the values alone.
 import copy
 
-import torch
-
-torch.manual_seed(0)
-weight = torch.nn.Parameter(torch.randn(3))
-weight.grad = torch.ones(3)
 weight.note = "tied to the decoder"
 weight_copy = copy.deepcopy(weight)
-type(weight_copy).__name__, weight_copy.grad, hasattr(weight_copy, "note")
+show("copy.deepcopy(weight)", weight_copy)
+print(f"{hasattr(weight_copy, 'note') = }")
 
 # %%
 # The same measurement on a plain leaf tensor with the same ``.grad`` and attribute, and
@@ -90,11 +79,9 @@ plain.grad = torch.ones(3)
 plain.note = "tied to the decoder"
 from_parameter = tcdoc.compare(weight, weight_copy).as_dict()
 from_tensor = tcdoc.compare(plain, copy.deepcopy(plain)).as_dict()
-{
-    name: (from_parameter[name], from_tensor[name])
-    for name in from_parameter
-    if from_parameter[name] != from_tensor[name]
-}
+for name in from_parameter:
+    if from_parameter[name] != from_tensor[name]:
+        print(f"{name}: {from_parameter[name]} (Parameter), {from_tensor[name]} (plain tensor)")
 
 # %%
 # The same rule applies inside a model: deepcopy of a module copies each weight through
@@ -102,12 +89,44 @@ from_tensor = tcdoc.compare(plain, copy.deepcopy(plain)).as_dict()
 layer = torch.nn.Linear(3, 1)
 layer(torch.randn(2, 3)).sum().backward()
 layer_copy = copy.deepcopy(layer)
-layer.weight.grad is not None, layer_copy.weight.grad
+print(f"{layer.weight.grad is not None = }")
+print(f"{layer_copy.weight.grad = }")
+
+# %%
+# Every method at once
+# --------------------
+# :func:`tcdoc.matrix` applies every registered operation to a fresh ``Parameter`` with a
+# gradient, built by the ``parameter`` scenario. Several methods return ``x`` itself, which is
+# why they "return a Parameter" and share everything:
+measured = tcdoc.matrix(scenarios=["parameter"], grad_modes=["enabled"])
+reports = {tcdoc.get_operation(row.operation).code: row.properties for row in measured.rows}
+print([code for code, report in reports.items() if report is not None and not report.new_object])
+
+# %%
+# These make a *new* ``Parameter``:
+print(
+    [code for code, r in reports.items() if r is not None and r.new_object and r.result_type == "Parameter"]
+)
+
+# %%
+# No result has a copy of ``.grad`` of its own, although the source had one: ``copies_grad``
+# is false for every method whose result is a new tensor, and ``None`` where it is a list,
+# which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
+print(f"{any(report.copies_grad for report in reports.values() if report is not None) = }")
+
+# %%
+# Four of those methods as pictures, drawn by :func:`tcdoc.draw.draw_operations` on a fresh
+# ``Parameter`` of the same scenario. The first line in each result's box is its type.
+#
+# Drawing needs matplotlib (``pip install tcdoc[plot]``).
+import tcdoc.draw
+
+tcdoc.draw.draw_operations(["detach", "clone", "deepcopy", "parameter_wrap"], "parameter")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
-# More on ``Parameter`` and deepcopy: :doc:`/explanation/deepcopy`. The same table for
-# every kind of tensor: :doc:`/reference/matrix`.
+# More on ``Parameter`` and deepcopy: :doc:`/explanation/deepcopy`. The table of every method
+# on every kind of tensor: :doc:`/reference/matrix`.

@@ -62,18 +62,19 @@ def train(snapshot: Callable[[nn.Module], State], steps: int = 8) -> tuple[nn.Mo
 model, best, losses = train(lambda model: model.state_dict())
 best_step = losses.index(min(losses))
 assert best_step < len(losses) - 1
-best_step, [round(loss, 3) for loss in losses]
+print(best_step, [round(loss, 3) for loss in losses])
 
 # %%
 # Yet ``best`` holds exactly the weights the model has now, after the last step:
-torch.equal(best["weight"], model.weight), torch.equal(best["bias"], model.bias)
+print(f'{torch.equal(best["weight"], model.weight) = }')
+print(f'{torch.equal(best["bias"], model.bias) = }')
 
 # %%
 # Because ``best["weight"]`` is the parameter's memory, detached: a new tensor object that
 # shares storage and version counter with ``model.weight``, as ``detach()`` gives.
 import tcdoc
 
-tcdoc.compare(model.weight, best["weight"])
+print(tcdoc.compare(model.weight, best["weight"]))
 
 # %%
 # The same measurement as a picture, drawn by :func:`tcdoc.draw.draw`: the two tensors on
@@ -90,7 +91,8 @@ tcdoc.draw.draw(
 # So loading ``best`` changes nothing, and the validation loss is that of the last step,
 # not the best one.
 model.load_state_dict(best)
-validation_loss(model) == losses[-1], validation_loss(model) == min(losses)
+print(f"{validation_loss(model) == losses[-1] = }")
+print(f"{validation_loss(model) == min(losses) = }")
 
 # %%
 # Fix 1: a deep copy of the state dict
@@ -99,13 +101,14 @@ validation_loss(model) == losses[-1], validation_loss(model) == min(losses)
 import copy
 
 model, best, losses = train(lambda model: copy.deepcopy(model.state_dict()))
-tcdoc.shares_memory(best["weight"], model.weight)
+print(f'{tcdoc.shares_memory(best["weight"], model.weight) = }')
 
 # %%
 # Loading it restores the best weights: the validation loss is the lowest one seen.
 model.load_state_dict(best)
 assert validation_loss(model) == min(losses)
-validation_loss(model), min(losses)
+print(f"{validation_loss(model) = }")
+print(f"{min(losses) = }")
 
 # %%
 # Fix 2: clone each tensor
@@ -118,11 +121,12 @@ model, best, losses = train(
 )
 model.load_state_dict(best)
 assert validation_loss(model) == min(losses)
-validation_loss(model), min(losses)
+print(f"{validation_loss(model) = }")
+print(f"{min(losses) = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Which copy to make for each purpose: :doc:`/howto/which-copy`. Why ``state_dict()``

@@ -4,9 +4,10 @@
 Reinforcement learning (target networks), self-supervised learning and diffusion models
 (exponential moving averages of the weights) keep a second copy of a model that trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
-hand. ``copy.deepcopy(model)`` plus :class:`torch.no_grad` gives exactly that. This example
-checks each property, shows what goes wrong without ``no_grad``, and what happens to a weight
-that two layers use.
+hand. ``copy.deepcopy(model).requires_grad_(False)``, updated under :class:`torch.no_grad`,
+gives exactly that. This example checks each property, shows what goes wrong without
+``requires_grad_(False)`` and without ``no_grad``, and what happens to a weight that two layers
+use.
 """
 
 # %%
@@ -20,14 +21,15 @@ from torch import nn
 torch.manual_seed(0)
 online = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
 target = copy.deepcopy(online).requires_grad_(False)
-[parameter.requires_grad for parameter in target.parameters()]
+print([parameter.requires_grad for parameter in target.parameters()])
 
 # %%
 # The target starts with the same values, in memory of its own.
 import tcdoc
 
 pairs = list(zip(target.parameters(), online.parameters(), strict=True))
-all(torch.equal(t, o) for t, o in pairs), any(tcdoc.shares_memory(t, o) for t, o in pairs)
+print(f"{all(torch.equal(t, o) for t, o in pairs) = }")
+print(f"{any(tcdoc.shares_memory(t, o) for t, o in pairs) = }")
 
 # %%
 # A training step whose loss uses the target's output, as a bootstrapped target would. The
@@ -35,7 +37,17 @@ all(torch.equal(t, o) for t, o in pairs), any(tcdoc.shares_memory(t, o) for t, o
 inputs, next_inputs = torch.randn(16, 4), torch.randn(16, 4)
 loss = nn.functional.mse_loss(online(inputs), target(next_inputs))
 loss.backward()
-[o.grad is not None for o in online.parameters()], [t.grad for t in target.parameters()]
+print([o.grad is not None for o in online.parameters()], [t.grad for t in target.parameters()])
+
+# %%
+# That is ``requires_grad_(False)``'s doing, not ``deepcopy``'s: a deep copy keeps
+# ``requires_grad``, so without it the same ``loss.backward()`` fills the target's ``.grad`` too,
+# even if every update of the target runs under :class:`torch.no_grad`.
+plain_copy = copy.deepcopy(online)
+for p in online.parameters():
+    p.grad = None
+nn.functional.mse_loss(online(inputs), plain_copy(next_inputs)).backward()
+print([p.grad is not None for p in plain_copy.parameters()])
 
 # %%
 # The online model takes a gradient-descent step, written out. The target does not move
@@ -43,7 +55,7 @@ loss.backward()
 with torch.no_grad():
     for o in online.parameters():
         o -= 0.1 * o.grad
-all(torch.equal(t, o) for t, o in pairs)
+print(f"{all(torch.equal(t, o) for t, o in pairs) = }")
 
 # %%
 # The moving-average update
@@ -63,7 +75,7 @@ def distance(a: nn.Module, b: nn.Module) -> float:
 with torch.no_grad():
     for t, o in zip(target.parameters(), online.parameters(), strict=True):
         t.lerp_(o, 1 - decay)
-round(distance(target, online) / distance(before, online), 4)
+print(round(distance(target, online) / distance(before, online), 4))
 
 # %%
 # Written with ``mul_`` and ``add_`` instead of ``lerp_``, the update gives the same
@@ -71,12 +83,12 @@ round(distance(target, online) / distance(before, online), 4)
 with torch.no_grad():
     for t, o in zip(before.parameters(), online.parameters(), strict=True):
         t.mul_(decay).add_(o, alpha=1 - decay)
-all(torch.allclose(t, b) for t, b in zip(target.parameters(), before.parameters(), strict=True))
+print(all(torch.allclose(t, b) for t, b in zip(target.parameters(), before.parameters(), strict=True)))
 
 # %%
 # After the update, the target parameters are still leaves without history and still do not
 # require gradients.
-[(t.is_leaf, t.requires_grad, t.grad_fn) for t in target.parameters()]
+print([(t.is_leaf, t.requires_grad, t.grad_fn) for t in target.parameters()])
 
 # %%
 # Why ``torch.no_grad()``
@@ -88,7 +100,9 @@ scratch = copy.deepcopy(target)
 first, online_first = next(scratch.parameters()), next(online.parameters())
 first.lerp_(online_first, 1 - decay)
 report = tcdoc.compare(online_first, first)
-first.is_leaf, report.grad_fn, report.gradient_flows_to_source
+print(f"{first.is_leaf = }")
+print(f"{report.grad_fn = }")
+print(f"{report.gradient_flows_to_source = }")
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one: the
@@ -123,14 +137,15 @@ class TiedModel(nn.Module):
 
 
 model = TiedModel()
-model.head.weight is model.embed.weight, len(list(model.parameters()))
+print(f"{model.head.weight is model.embed.weight = }")
+print(f"{len(list(model.parameters())) = }")
 
 # %%
 # A deep copy of the whole model keeps the tie inside the copy, because one deepcopy call
 # copies a shared object once (see :doc:`plot_08_deepcopy_aliasing`), and shares nothing
 # with the original.
 twin = copy.deepcopy(model)
-twin.head.weight is twin.embed.weight, tcdoc.shares_memory(twin.head.weight, model.head.weight)
+print(twin.head.weight is twin.embed.weight, tcdoc.shares_memory(twin.head.weight, model.head.weight))
 
 # %%
 # Copying the tensors one by one, as a dictionary of clones, makes two independent tensors
@@ -138,9 +153,11 @@ twin.head.weight is twin.embed.weight, tcdoc.shares_memory(twin.head.weight, mod
 state = model.state_dict()
 one_by_one = {name: tensor.detach().clone() for name, tensor in state.items()}
 whole = copy.deepcopy(state)
-(
-    tcdoc.shares_memory(one_by_one["embed.weight"], one_by_one["head.weight"]),
-    tcdoc.shares_memory(whole["embed.weight"], whole["head.weight"]),
+print(
+    (
+        tcdoc.shares_memory(one_by_one["embed.weight"], one_by_one["head.weight"]),
+        tcdoc.shares_memory(whole["embed.weight"], whole["head.weight"]),
+    )
 )
 
 # %%
@@ -149,11 +166,12 @@ whole = copy.deepcopy(state)
 one_by_one["embed.weight"][0, 0] = 100.0
 with torch.no_grad():
     twin.embed.weight[0, 0] = 100.0
-one_by_one["head.weight"][0, 0].item(), twin.head.weight[0, 0].item()
+print(f'{one_by_one["head.weight"][0, 0].item() = }')
+print(f"{twin.head.weight[0, 0].item() = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # More on deepcopy and ``Parameter``: :doc:`/explanation/deepcopy`.

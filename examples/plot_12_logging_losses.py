@@ -33,18 +33,18 @@ for inputs, targets in batches:
     loss = nn.functional.mse_loss(model(inputs), targets)
     total += loss
     held.append(tcdoc.graph_memory(total).saved_bytes)
-total
+print(f"{total = }")
 
 # %%
 # ``total`` has a ``grad_fn``: it is the end of one graph that contains all twenty batches.
 # Here is what that graph holds.
-tcdoc.graph_memory(total)
+print(tcdoc.graph_memory(total))
 
 # %%
 # The bytes grow with every batch, because each batch adds its own saved activations
 # (storages that all batches share, such as a weight, count once). Bytes held after 1, 10
 # and 20 batches:
-{batches_seen: held[batches_seen - 1] for batches_seen in (1, 10, 20)}
+print({batches_seen: held[batches_seen - 1] for batches_seen in (1, 10, 20)})
 
 # %%
 # The bytes held after every batch, as a plot.
@@ -71,11 +71,11 @@ total_item = 0.0
 for inputs, targets in batches:
     loss = nn.functional.mse_loss(model(inputs), targets)
     total_item += loss.item()
-total_item
+print(f"{total_item = }")
 
 # %%
 # What is still referenced is the last batch's graph, through ``loss``:
-tcdoc.graph_memory(loss)
+print(tcdoc.graph_memory(loss))
 
 # %%
 # ``total += loss.detach()``
@@ -85,12 +85,14 @@ total_detached = torch.zeros(())
 for inputs, targets in batches:
     loss = nn.functional.mse_loss(model(inputs), targets)
     total_detached += loss.detach()
-total_detached, tcdoc.graph_memory(total_detached)
+print(total_detached, tcdoc.graph_memory(total_detached))
 
 # %%
 # All three loops logged the same total (the float adds in double precision, the tensors
 # in single precision, so the last digits may differ).
-round(total.item(), 4), round(total_item, 4), round(total_detached.item(), 4)
+print(f"{round(total.item(), 4) = }")
+print(f"{round(total_item, 4) = }")
+print(f"{round(total_detached.item(), 4) = }")
 
 # %%
 # In evaluation: ``torch.no_grad()``
@@ -102,7 +104,7 @@ with torch.no_grad():
     for inputs, targets in batches:
         loss = nn.functional.mse_loss(model(inputs), targets)
         total_no_grad += loss
-total_no_grad, tcdoc.graph_memory(total_no_grad)
+print(total_no_grad, tcdoc.graph_memory(total_no_grad))
 
 # %%
 # In training: ``backward()`` frees the buffers, not the chain
@@ -119,7 +121,7 @@ for inputs, targets in batches:
         for parameter in model.parameters():
             parameter -= 0.01 * parameter.grad
     total += loss
-tcdoc.graph_memory(total)
+print(tcdoc.graph_memory(total))
 
 # %%
 # That chain is useless: its saved tensors are gone, so a backward pass through ``total``
@@ -131,7 +133,7 @@ except RuntimeError as error:
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Why ``detach()`` cuts the graph while sharing the value's memory:

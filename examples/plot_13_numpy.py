@@ -22,12 +22,12 @@ import tcdoc
 x = torch.arange(4.0)
 a = x.numpy()
 a[0] = 100.0
-x
+print(f"{x = }")
 
 # %%
 # :func:`tcdoc.shares_memory` measures the same thing (it takes tensors, so we wrap the
 # array with :func:`torch.from_numpy`, which copies nothing either).
-tcdoc.shares_memory(x, torch.from_numpy(a))
+print(f"{tcdoc.shares_memory(x, torch.from_numpy(a)) = }")
 
 # %%
 # ``torch.from_numpy(array)`` shares memory
@@ -37,13 +37,14 @@ tcdoc.shares_memory(x, torch.from_numpy(a))
 b = np.zeros(3)
 t = torch.from_numpy(b)
 t[1] = 5.0
-b, t.dtype
+print(f"{b = }")
+print(f"{t.dtype = }")
 
 # %%
 # A tensor that requires gradients
 # --------------------------------
-# ``numpy()`` refuses a tensor that requires gradients: an array cannot carry autograd
-# history. The error names the fix.
+# With gradients enabled, ``numpy()`` refuses a tensor that requires gradients: an array cannot
+# carry autograd history. The error names the fix.
 torch.manual_seed(0)
 w = torch.randn(3, requires_grad=True)
 y = w * 2
@@ -53,13 +54,20 @@ except RuntimeError as error:
     print(f"RuntimeError: {error}")
 
 # %%
+# Under :class:`torch.no_grad` there is no history to lose, and ``numpy()`` hands over the
+# memory of the same tensor.
+with torch.no_grad():
+    print(f"{tcdoc.shares_memory(y, torch.from_numpy(y.numpy())) = }")
+
+# %%
 # ``.detach().cpu().numpy()``
 # ---------------------------
 # The usual idiom: :meth:`~torch.Tensor.detach` leaves the graph (without copying),
 # :meth:`~torch.Tensor.cpu` moves the data to the CPU (a no-op for a tensor already there),
 # and ``numpy()`` wraps the memory. On the CPU the array still shares memory with ``y``.
 n = y.detach().cpu().numpy()
-n, tcdoc.shares_memory(y, torch.from_numpy(n))
+print(f"{n = }")
+print(f"{tcdoc.shares_memory(y, torch.from_numpy(n)) = }")
 
 # %%
 # ``numpy(force=True)``
@@ -81,7 +89,8 @@ else:
 c = np.arange(3.0)
 copied = torch.tensor(c)
 shared = torch.as_tensor(c)
-tcdoc.shares_memory(copied, torch.from_numpy(c)), tcdoc.shares_memory(shared, torch.from_numpy(c))
+print(f"{tcdoc.shares_memory(copied, torch.from_numpy(c)) = }")
+print(f"{tcdoc.shares_memory(shared, torch.from_numpy(c)) = }")
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws ``copied`` and ``shared`` against the array's memory
@@ -99,11 +108,11 @@ tcdoc.draw.draw_panels(
 
 # %%
 # "When it can": asking ``as_tensor`` for another dtype forces a conversion, hence a copy.
-tcdoc.shares_memory(torch.as_tensor(c, dtype=torch.float32), torch.from_numpy(c))
+print(tcdoc.shares_memory(torch.as_tensor(c, dtype=torch.float32), torch.from_numpy(c)))
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # ``numpy()``, ``from_numpy`` and ``as_tensor`` next to the other ways of copying a tensor:

@@ -19,24 +19,27 @@ import tcdoc
 
 torch.manual_seed(0)
 x = torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last)
-x.stride(), x.is_contiguous(memory_format=torch.channels_last)
+print(f"{x.stride() = }")
+print(f"{x.is_contiguous(memory_format=torch.channels_last) = }")
 
 # %%
 # ``clone()`` defaults to ``memory_format=torch.preserve_format``: the copy has the same
 # strides as the source.
 c = x.clone()
-c.stride(), c.is_contiguous(memory_format=torch.channels_last)
+print(f"{c.stride() = }")
+print(f"{c.is_contiguous(memory_format=torch.channels_last) = }")
 
 # %%
 # Asking for row-major order
 # --------------------------
 # ``clone(memory_format=torch.contiguous_format)`` and :meth:`~torch.Tensor.contiguous`
 # both give the usual row-major strides.
-x.clone(memory_format=torch.contiguous_format).stride(), x.contiguous().stride()
+print(x.clone(memory_format=torch.contiguous_format).stride(), x.contiguous().stride())
 
 # %%
 # :func:`tcdoc.compare` reports the difference in its ``same_strides`` field.
-tcdoc.compare(x, x.clone()).same_strides, tcdoc.compare(x, x.contiguous()).same_strides
+print(f"{tcdoc.compare(x, x.clone()).same_strides = }")
+print(f"{tcdoc.compare(x, x.contiguous()).same_strides = }")
 
 # %%
 # A transposed tensor keeps its strides too
@@ -44,7 +47,9 @@ tcdoc.compare(x, x.clone()).same_strides, tcdoc.compare(x, x.contiguous()).same_
 # A transpose is dense (it covers its memory without gaps), only in another order, so
 # ``clone()`` keeps its order while ``contiguous()`` rewrites it row-major.
 m = torch.arange(12.0).reshape(3, 4).t()
-m.stride(), m.clone().stride(), m.contiguous().stride()
+print(f"{m.stride() = }")
+print(f"{m.clone().stride() = }")
+print(f"{m.contiguous().stride() = }")
 
 # %%
 # A stepped slice gets new, dense strides
@@ -53,7 +58,10 @@ m.stride(), m.clone().stride(), m.contiguous().stride()
 # those strides without keeping the gaps, so it is packed into new, dense memory that is
 # half the size.
 s = torch.arange(12.0).reshape(3, 4)[:, ::2]
-s.stride(), s.clone().stride(), s.untyped_storage().nbytes(), s.clone().untyped_storage().nbytes()
+print(f"{s.stride() = }")
+print(f"{s.clone().stride() = }")
+print(f"{s.untyped_storage().nbytes() = }")
+print(f"{s.clone().untyped_storage().nbytes() = }")
 
 # %%
 # ``clone()`` materialises an ``expand``
@@ -62,13 +70,17 @@ s.stride(), s.clone().stride(), s.untyped_storage().nbytes(), s.clone().untyped_
 # dimension, so a million elements sit on a thousand floats of memory.
 row = torch.randn(1000)
 wide = row.expand(1000, 1000)
-wide.shape, wide.stride(), wide.untyped_storage().nbytes()
+print(f"{wide.shape = }")
+print(f"{wide.stride() = }")
+print(f"{wide.untyped_storage().nbytes() = }")
 
 # %%
 # Its clone stores every element: the strides become ordinary row-major ones, and the
 # memory grows a thousandfold. ``new_bytes`` counts the bytes of the copy.
 wide_copy = wide.clone()
-wide_copy.stride(), wide_copy.untyped_storage().nbytes(), tcdoc.compare(wide, wide_copy).new_bytes
+print(f"{wide_copy.stride() = }")
+print(f"{wide_copy.untyped_storage().nbytes() = }")
+print(f"{tcdoc.compare(wide, wide_copy).new_bytes = }")
 
 # %%
 # :func:`copy.deepcopy` behaves differently here: it copies the storage and keeps the
@@ -76,7 +88,8 @@ wide_copy.stride(), wide_copy.untyped_storage().nbytes(), tcdoc.compare(wide, wi
 import copy
 
 wide_deep = copy.deepcopy(wide)
-wide_deep.stride(), tcdoc.compare(wide, wide_deep).new_bytes
+print(f"{wide_deep.stride() = }")
+print(f"{tcdoc.compare(wide, wide_deep).new_bytes = }")
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
@@ -94,7 +107,7 @@ tcdoc.draw.draw_panels(
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Why ``clone()`` keeps layout and history while copying the data:

@@ -20,12 +20,14 @@ import tcdoc
 
 x = torch.zeros(3, 4)
 v = x[1:]
-tcdoc.shares_memory(x, v), v._is_view(), v._base is x
+print(f"{tcdoc.shares_memory(x, v) = }")
+print(f"{v._is_view() = }")
+print(f"{v._base is x = }")
 
 # %%
 # The consequence: a write through the view lands in ``x``.
 v[0, 0] = 7.0
-x
+print(f"{x = }")
 
 # %%
 # A catalogue
@@ -71,8 +73,8 @@ for expression in expressions:
 # %%
 # Reading the table:
 #
-# * Slicing with integers and ranges, ``view``, ``reshape``, transposes and ``expand`` return
-#   views: they share memory and know their base.
+# * Slicing with integers and ranges, ``view``, ``reshape`` of this contiguous ``x``, transposes
+#   and ``expand`` return views: they share memory and know their base.
 # * ``detach()`` and a dtype view ``view(torch.int32)`` share memory without being tracked
 #   as views, so ``_is_view()`` and ``_base`` miss them. Only a memory check catches them.
 # * ``contiguous()`` on a tensor that already is contiguous returns the tensor itself.
@@ -89,13 +91,15 @@ for expression in expressions:
 # A contiguous tensor can be reshaped by changing its strides only, so ``reshape`` returns
 # a view.
 flat = x.reshape(12)
-tcdoc.shares_memory(x, flat), flat._base is x
+print(f"{tcdoc.shares_memory(x, flat) = }")
+print(f"{flat._base is x = }")
 
 # %%
 # A transpose cannot be flattened with a single stride, so ``reshape`` silently copies.
 # Writes into the result would no longer reach ``x``.
 flat_t = x.t().reshape(12)
-tcdoc.shares_memory(x, flat_t), flat_t._is_view()
+print(f"{tcdoc.shares_memory(x, flat_t) = }")
+print(f"{flat_t._is_view() = }")
 
 # %%
 # The two reshapes, drawn by :func:`tcdoc.draw.draw_panels`: ``flat`` stands on the storage
@@ -121,13 +125,16 @@ except RuntimeError as error:
 # %%
 # A view of a view
 # ----------------
-# ``_base`` always points to the tensor that owns the memory, not to the intermediate view.
+# In a chain of tracked views, ``_base`` points to the first tensor of the chain, not to the
+# intermediate view. A chain that starts from an untracked alias, such as ``x.detach()``, points
+# to that alias, not to ``x``.
 row = x[1:][0]
-row._base is x
+print(f"{row._base is x = }")
+print(f"{x.detach()[1:]._base is x = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # How views relate to ``clone()`` and its look-alikes: :doc:`/explanation/look-alikes`.

@@ -9,64 +9,88 @@ and ``"forkserver"`` start a fresh Python that receives its arguments pickled. B
 Python uses ``"spawn"`` on Windows and macOS, and ``"forkserver"`` on Linux from Python 3.14
 (``"fork"`` before), as `Python's documentation
 <https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods>`_ explains.
-:mod:`torch.multiprocessing` adds a twist: sending a tensor through one of its queues *moves*
-the tensor into shared memory, so a tensor you thought was private becomes shared. We run real
-workers on the CPU, under every start method this machine has, and look at what the parent
-sees.
+:mod:`torch.multiprocessing` adds a twist: sending a tensor through one of its queues moves the
+tensor into shared memory, so a tensor you thought was private becomes shared. We run real
+workers on the CPU, under every start method this machine has, and follow one tensor at a time.
 """
 
 # %%
-# ``share_memory_()``
-# -------------------
+# Step 1: memory that two processes can see
+# -----------------------------------------
 # :meth:`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory
 # that other processes can map.
 import torch
 
 shared = torch.zeros(3)
-before = shared.is_shared()
+print(f"before: {shared.is_shared() = }")
 shared.share_memory_()
-before, shared.is_shared()
+print(f"after:  {shared.is_shared() = }")
 
 # %%
-# What the parent sees, under each start method
-# ---------------------------------------------
+# Step 2: real workers, every start method
+# ----------------------------------------
 # :func:`tcdoc.start_methods` hands tensors of zeros to one worker per start method: an
 # ordinary tensor and one in shared memory, each once as an argument of the
 # :class:`~multiprocessing.Process` and once through a :mod:`torch.multiprocessing` queue.
 # The worker adds one to each, in place, and exits; then the parent looks at its own tensors.
-# The table marks this machine's default start method. (tcdoc starts the workers from a fresh
-# Python of its own, so that no worker runs this script again; spawning Pythons that import
-# torch takes a few seconds.)
+# (tcdoc starts the workers from a fresh Python of its own, so that no worker runs this script
+# again; spawning Pythons that import torch takes a few seconds.) The whole answer first:
 import tcdoc
 
 found = tcdoc.start_methods()
-found
+print(found)
+
 
 # %%
+# The steps below read single cells of that table: what the parent sees after the worker added
+# one, whether its tensor is in shared memory now, and whether its data moved.
+def seen(method: str, tensor: str, passed: str) -> str:
+    """Say what the parent saw, for one start method, tensor and way of passing it."""
+    write = found.get(method, tensor, passed)
+    values = "ones" if write.parent_sees_write else "zeros"
+    how = "as an argument" if passed == "argument" else "through a queue"
+    return (
+        f"{method:10} {tensor} tensor {how}: parent sees {values}, in shared memory now: {write.shared_after}"
+    )
+
+
+# %%
+# Step 3: a tensor in shared memory
+# ---------------------------------
 # Under every start method measured, a tensor in shared memory is the same memory in the
 # parent and the worker, so the parent sees ones, whether the tensor went as an argument or
 # through a queue.
-#
-# An ordinary tensor passed as an argument is where the start methods differ
-# ---------------------------------------------------------------------------
-# Under ``"fork"`` the child began as a copy of the parent's memory: its write changed that
-# copy only, and the parent still sees zeros. Under ``"spawn"`` and ``"forkserver"`` the
-# argument is pickled for the new process, which moves the parent's tensor into shared memory,
-# so the parent sees ones. The parent's ordinary tensors after the workers ran: whether each is
-# in shared memory now, and whether it moved to new memory (its data pointer changed).
-[
-    (write.start_method, write.passed, write.shared_after, write.moved)
-    for write in found.writes
-    if write.tensor == "ordinary"
-]
+for method in found.methods:
+    for passed in ("argument", "queue"):
+        print(seen(method, "shared", passed))
 
 # %%
-# Sent through a queue, a tensor moves into shared memory
-# -------------------------------------------------------
+# Step 4: an ordinary tensor as an argument, under fork
+# -----------------------------------------------------
+# Under ``"fork"`` the child began as a copy of the parent's memory: its write changed that
+# copy only, and the parent still sees zeros.
+print(seen("fork", "ordinary", "argument"))
+
+# %%
+# Step 5: the same, under spawn and forkserver
+# --------------------------------------------
+# Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process, which
+# moves the parent's tensor into shared memory, so the parent sees ones.
+for method in ("spawn", "forkserver"):
+    print(seen(method, "ordinary", "argument"))
+
+# %%
+# Step 6: an ordinary tensor through a queue
+# ------------------------------------------
 # To send an ordinary tensor, the queue moves its storage into shared memory, under every
 # start method measured, so the worker's write reaches the parent even though nobody called
 # ``share_memory_()``.
-#
+for method in found.methods:
+    print(seen(method, "ordinary", "queue"))
+
+# %%
+# Step 7: a copy of its own for the worker
+# ----------------------------------------
 # To give a worker a copy of its own, send a clone. The clone moves into shared memory and
 # receives the worker's write; the original stays private and unchanged.
 # :func:`tcdoc.draw.draw` shows why: the clone has a storage of its own.
@@ -80,7 +104,7 @@ tcdoc.draw.draw(original, for_worker, "original.clone()", names=("original", "fo
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # ``clone()`` is the copy that gives a tensor memory of its own: :doc:`/explanation/clone`.

@@ -4,9 +4,11 @@
 Forward-mode automatic differentiation (:mod:`torch.autograd.forward_ad`) computes a
 directional derivative alongside the values: each tensor of the computation is a *dual
 tensor* that carries a *tangent* next to its primal value. It is how Jacobian-vector
-products are computed in one forward pass. The copy methods treat the tangent the way
-they treat the backward graph: ``detach()`` drops it, ``clone()`` carries it along. A
-tangent lost by mistake means a derivative that silently reads as "none".
+products are computed in one forward pass. With gradients enabled, the copy methods treat the
+tangent the way they treat the backward graph: ``detach()`` drops it, ``clone()`` carries it
+along. The grad modes part the two: under :class:`torch.no_grad` a clone records no backward
+graph yet keeps the tangent, and under :class:`torch.inference_mode` it keeps neither. A tangent
+lost by mistake means a derivative that silently reads as "none".
 """
 
 # %%
@@ -27,7 +29,8 @@ with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)
     y = x.sin()
     tangent = fwAD.unpack_dual(y).tangent
-tangent, primal.cos()
+print(f"{tangent = }")
+print(f"{primal.cos() = }")
 
 # %%
 # ``detach()`` drops the tangent
@@ -38,7 +41,7 @@ with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)
     y = x.sin()
     detached = fwAD.unpack_dual(y.detach())
-detached
+print(f"{detached = }")
 
 # %%
 # ``clone()`` keeps it
@@ -50,7 +53,17 @@ with fwAD.dual_level():
     y = x.sin()
     cloned = fwAD.unpack_dual(y.clone())
     doubled = fwAD.unpack_dual(2 * y.clone())
-cloned.tangent, doubled.tangent
+print(f"{cloned.tangent = }")
+print(f"{doubled.tangent = }")
+
+# %%
+# The same clone under each grad mode: does it keep the tangent?
+with fwAD.dual_level():
+    y = fwAD.make_dual(primal, direction).sin()
+    for mode in (torch.enable_grad, torch.no_grad, torch.inference_mode):
+        with mode():
+            kept = fwAD.unpack_dual(y.clone()).tangent is not None
+        print(f"{mode.__name__}: {kept}")
 
 # %%
 # The same two results over many points, plotted against ``cos``, the derivative of ``sin``:
@@ -79,19 +92,19 @@ with fwAD.dual_level():
     x = fwAD.make_dual(primal, direction)
     y = x.sin()
     copied = fwAD.unpack_dual(y.detach().clone())
-copied
+print(f"{copied = }")
 
 # %%
 # Tangents live only inside the level
 # -----------------------------------
 # When the ``dual_level`` block ends, its tangents are gone: ``y`` is a plain tensor again.
-fwAD.unpack_dual(y)
+print(f"{fwAD.unpack_dual(y) = }")
 
 # %%
 # These values were measured with:
 import tcdoc
 
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # ``detach()`` cuts the backward graph in the same way: :doc:`/explanation/detach`.

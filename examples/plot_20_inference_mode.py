@@ -20,17 +20,27 @@ extractor = torch.nn.Linear(4, 3)
 inputs = torch.randn(8, 4)
 with torch.inference_mode():
     features = extractor(inputs)
-features.is_inference(), features.requires_grad
+print(f"{features.is_inference() = }")
+print(f"{features.requires_grad = }")
 
 # %%
 # Centring the features in place is a natural next step. Outside inference mode, torch
-# refuses in-place operations on an inference tensor (``add_``, ``mul_``, ``copy_``,
-# ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), and its error suggests exactly
-# the fix: a clone.
+# refuses in-place operations on an inference tensor and on its views (``add_``, ``mul_``,
+# ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), and its error suggests
+# exactly the fix: a clone.
 try:
     features -= features.mean(0)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+
+# %%
+# The refusal guards the tensor, not its memory: ``x.detach()`` and ``x.data``, inference
+# tensors too, still change it with every one of those operations but indexed assignment.
+with torch.inference_mode():
+    scratch = torch.zeros(3)
+scratch.detach().add_(1)
+scratch.data.mul_(5)
+print(f"{scratch = }")
 
 # %%
 # Training a head on them
@@ -52,7 +62,7 @@ except RuntimeError as error:
 # nothing. But the detached tensor is still an inference tensor: it keeps the mark, and the
 # same forward pass stops in the same way.
 detached = features.detach()
-detached.is_inference()
+print(f"{detached.is_inference() = }")
 
 # %%
 # :func:`tcdoc.compare` says the same of each candidate copy: ``keeps_inference`` is the
@@ -77,7 +87,8 @@ for _ in range(20):
     loss.backward()
     optimizer.step()
     losses.append(loss.item())
-round(losses[0], 4), round(losses[-1], 4)
+print(f"{round(losses[0], 4) = }")
+print(f"{round(losses[-1], 4) = }")
 
 # %%
 # The two side by side, drawn by :func:`tcdoc.draw.draw_operations` from a fresh
@@ -96,11 +107,12 @@ tcdoc.draw.draw_operations(["detach", "clone"], "inference")
 # recording the extractor, and its results are ordinary tensors, so no copy is needed.
 with torch.no_grad():
     plain_features = extractor(inputs)
-plain_features.is_inference(), head(plain_features).requires_grad
+print(f"{plain_features.is_inference() = }")
+print(f"{head(plain_features).requires_grad = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Every copy method on an inference tensor is in the :doc:`/reference/matrix` (the

@@ -14,7 +14,7 @@ import torch
 
 torch.manual_seed(0)
 batch = torch.arange(12.0).reshape(4, 3)
-batch
+print(f"{batch = }")
 
 # %%
 # A slice is a view
@@ -25,18 +25,27 @@ import tcdoc
 
 first_two = batch[0:2]
 first_two *= 10
-tcdoc.shares_memory(batch, first_two), batch
+print(f"{tcdoc.shares_memory(batch, first_two) = }")
+print(f"{batch = }")
 
 # %%
 # An index tensor or a mask gives a copy
 # --------------------------------------
-# Advanced indexing, with a tensor of indices or a boolean mask, copies the chosen elements
-# into new memory. Scaling the selection leaves ``batch`` as it was.
+# Advanced indexing, with a tensor of indices that has at least one dimension or a boolean
+# mask, copies the chosen elements into new memory. Scaling the selection leaves ``batch`` as
+# it was.
 chosen = batch[torch.tensor([1, 3])]
 chosen *= 10
 large = batch[batch > 5]
 large *= 0
-tcdoc.shares_memory(batch, chosen), tcdoc.shares_memory(batch, large), batch
+print(f"{tcdoc.shares_memory(batch, chosen) = }")
+print(f"{tcdoc.shares_memory(batch, large) = }")
+print(f"{batch = }")
+
+# %%
+# A zero-dimensional tensor of integer indices is the exception: it acts as an integer, and
+# ``batch[torch.tensor(1)]`` is a view of row 1, like ``batch[1]``.
+print(f"{tcdoc.shares_memory(batch, batch[torch.tensor(1)]) = }")
 
 # %%
 # Assigning through an index writes
@@ -44,13 +53,13 @@ tcdoc.shares_memory(batch, chosen), tcdoc.shares_memory(batch, large), batch
 # The same brackets on the left of ``=`` do write into ``batch``: indexing copies when it
 # reads, not when it assigns.
 batch[torch.tensor([1, 3])] = 0.0
-batch
+print(f"{batch = }")
 
 # %%
 # So does an augmented assignment on the selection itself, ``batch[index] += 1``: Python
 # reads the selection, adds to it, and assigns the sum back through the same index.
 batch[batch == 0] += 1
-batch
+print(f"{batch = }")
 
 # %%
 # The whole family, measured
@@ -121,7 +130,8 @@ for name, write in writes.items():
 row[0] = -1.0
 separate = repeated.clone()
 separate[0, 0] = 100.0
-repeated[:, 0], separate[:, 0]
+print(f"{repeated[:, 0] = }")
+print(f"{separate[:, 0] = }")
 
 # %%
 # The three kinds of selection drawn from a fresh tensor: the slice reads part of the
@@ -134,7 +144,7 @@ tcdoc.draw.draw_operations(["slice", "index", "expand"], "no_grad", columns=3)
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # Which operations return views, and how to tell: :doc:`plot_15_views_vs_copies`. The other

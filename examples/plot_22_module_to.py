@@ -30,7 +30,7 @@ def train_step() -> float:
     return loss.item()
 
 
-train_step()
+print(f"{train_step() = }")
 
 # %%
 # A tensor first
@@ -41,7 +41,9 @@ import tcdoc
 
 x = model[0].weight.detach()
 x64 = x.to(torch.float64)
-x64 is x, tcdoc.shares_memory(x, x64), x.dtype
+print(f"{x64 is x = }")
+print(f"{tcdoc.shares_memory(x, x64) = }")
+print(f"{x.dtype = }")
 
 # %%
 # The model
@@ -50,13 +52,16 @@ x64 is x, tcdoc.shares_memory(x, x64), x.dtype
 weight = model[0].weight
 float32_memory = weight.detach()
 model64 = model.to(torch.float64)
-model64 is model, model[0].weight is weight, weight.dtype
+print(f"{model64 is model = }")
+print(f"{model[0].weight is weight = }")
+print(f"{weight.dtype = }")
 
 # %%
-# ``model64`` is ``model``, and the first weight is the very ``Parameter`` object it was,
-# now holding float64 values in new memory. The float32 values are no longer in the model:
-# they live on only in the alias we kept.
-tcdoc.shares_memory(float32_memory, weight), float32_memory.dtype
+# ``model64`` is ``model``, and, with torch's default conversion settings, the first weight is
+# the very ``Parameter`` object it was, now holding float64 values in new memory. The float32
+# values are no longer in the model: they live on only in the alias we kept.
+print(f"{tcdoc.shares_memory(float32_memory, weight) = }")
+print(f"{float32_memory.dtype = }")
 
 # %%
 # The same object, seen from the outside: the storage of the weight before and after the
@@ -71,7 +76,8 @@ tcdoc.draw.draw(float32_memory, weight, "model[0].weight, after model.to(torch.f
 # The optimizer was not converted
 # -------------------------------
 # The optimizer holds the same ``Parameter`` objects, so it would update the converted
-# weights. Its state, though, is still float32, and the next step raises.
+# weights. Its state, though, is still float32, and Adam's next step raises. (Not every
+# optimizer raises: SGD with momentum and RMSprop step on, their state still float32.)
 print(optimizer.param_groups[0]["params"][0] is weight, optimizer.state[weight]["exp_avg"].dtype)
 try:
     train_step()
@@ -82,7 +88,8 @@ except RuntimeError as error:
 # Loading the optimizer's own state dict back converts its state to the dtype of each
 # parameter, and training goes on in float64.
 optimizer.load_state_dict(optimizer.state_dict())
-optimizer.state[weight]["exp_avg"].dtype, round(train_step(), 4)
+print(f'{optimizer.state[weight]["exp_avg"].dtype = }')
+print(f"{round(train_step(), 4) = }")
 
 # %%
 # Keeping the float32 model
@@ -95,7 +102,8 @@ import copy
 
 original = copy.deepcopy(model)
 model.to(torch.float64)
-original[0].weight.dtype, model[0].weight.dtype
+print(f"{original[0].weight.dtype = }")
+print(f"{model[0].weight.dtype = }")
 
 # %%
 # Every module-level call, measured
@@ -108,7 +116,7 @@ for op in tcdoc.module_operations():
 
 # %%
 # These values were measured with:
-tcdoc.environment()
+print(tcdoc.environment())
 
 # %%
 # ``state_dict()`` and its references: :doc:`plot_10_best_model`. The other look-alikes,

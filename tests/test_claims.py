@@ -492,24 +492,24 @@ EXEMPT: dict[str, dict[str, str]] = {
     "docs/explanation/detach.md": {
         "Older releases refused such changes": "history, with its source linked in the sentence",
     },
+    "examples/plot_09_parameter.py": {
+        "If you copy weights by hand": "says what the example does; each step's claim is checked",
+    },
     "examples/plot_13_numpy.py": {
         "tcdoc.draw.draw_panels draws copied and shared": "'shared' names a variable; says what is drawn",
     },
     "examples/plot_17_multiprocessing.py": {
         "tcdoc.start_methods hands tensors of zeros": "says what the measurement does; its table is the fact",
-        "The parent's ordinary tensors after the workers ran": "introduces the measured values below it",
+        "The steps below read single cells of that table": "says what the printed lines below it show",
     },
     "examples/plot_19_cost.py": {
-        "Choosing between clone(), detach() and copy.deepcopy": "about training loops, not torch",
+        "Which of clone(), detach() and copy.deepcopy to use": "about training loops, not torch",
+        "The numbers change from run to run": "describes tcdoc.bench.findings, not torch",
         "In one line, from this run": "'share' is a noun: a figure the run prints",
         "Which copy to pick in the first place": "links to pages whose claims are checked there",
-        "The sentences that compare them are computed": "describes tcdoc.bench.findings, not torch",
-        "On the largest tensor, the three copies allocate": "the measured table printed below shows it",
+        "On the largest tensor the three copies allocate": "the measured table printed below shows it",
         "Where a loop copies a large tensor again": "advice; the measured table below shows the saving",
         "The buffer then holds only the latest values": "follows from reusing one buffer, not from torch",
-        "A statement that copies reads each byte": "defines tcdoc's bytes-moved figure (twice the bytes)",
-        "A point above the limit is possible": "about the CPU's caches, not torch",
-        '"median [q1, q3]" is the median time': "defines the columns of the table below",
     },
     "examples/gpu/plot_gpu_cost.py": {
         "Bytes moved per second": "describes the plot: tcdoc's bytes-moved figure and the measured limit",

@@ -16,13 +16,13 @@ import torch
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 device = torch.device("cuda", torch.cuda.current_device())
-torch.cuda.get_device_name(device)
+print(f"{torch.cuda.get_device_name(device) = }")
 
 # %%
 # A 1024 x 1024 leaf of float32 numbers that requires gradients: 4 MiB of GPU memory.
 torch.manual_seed(0)
 x = torch.randn(1024, 1024, device=device, requires_grad=True)
-x.untyped_storage().nbytes()
+print(f"{x.untyped_storage().nbytes() = }")
 
 # %%
 # :func:`torch.cuda.memory_allocated` counts the bytes held by live tensors on a device.
@@ -45,23 +45,25 @@ copies = {
     "copy.deepcopy(x)": lambda: copy.deepcopy(x),
     "x.detach().clone()": lambda: x.detach().clone(),
 }
-{code: allocated_by(make_copy) for code, make_copy in copies.items()}
+print({code: allocated_by(make_copy) for code, make_copy in copies.items()})
 
 # %%
 # :func:`tcdoc.compare` works the same figure out from the tensors themselves, as the bytes
 # of storage that the copy holds apart from ``x``.
 import tcdoc
 
-{code: tcdoc.compare(x, make_copy()).new_bytes for code, make_copy in copies.items()}
+print({code: tcdoc.compare(x, make_copy()).new_bytes for code, make_copy in copies.items()})
 
 # %%
 # ``copy.deepcopy`` also copies ``.grad``. Once ``x`` has a gradient, a deep copy costs
 # twice as much as ``x.detach().clone()``, which copies the values only.
 x.grad = torch.ones_like(x)
-{
-    "copy.deepcopy(x)": allocated_by(lambda: copy.deepcopy(x)),
-    "x.detach().clone()": allocated_by(lambda: x.detach().clone()),
-}
+print(
+    {
+        "copy.deepcopy(x)": allocated_by(lambda: copy.deepcopy(x)),
+        "x.detach().clone()": allocated_by(lambda: x.detach().clone()),
+    }
+)
 
 # %%
 # Freeing a copy returns its bytes to the caching allocator, not to the driver:
@@ -70,11 +72,11 @@ y = x.clone()
 with_y = torch.cuda.memory_allocated(device), torch.cuda.memory_reserved(device)
 del y
 without_y = torch.cuda.memory_allocated(device), torch.cuda.memory_reserved(device)
-{"(allocated, reserved) with y": with_y, "(allocated, reserved) after del y": without_y}
+print({"(allocated, reserved) with y": with_y, "(allocated, reserved) after del y": without_y})
 
 # %%
 # These values were measured with:
-tcdoc.environment("cuda")
+print(tcdoc.environment("cuda"))
 
 # %%
 # Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_02_devices.py` moves tensors between

@@ -15,14 +15,15 @@ import torch
 
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
-torch.cuda.get_device_name()
+print(f"{torch.cuda.get_device_name() = }")
 
 # %%
 # A leaf on the CPU that requires gradients, and a leaf on the GPU with the same values.
 torch.manual_seed(0)
 x = torch.randn(2, 3, requires_grad=True)
 g = x.detach().to("cuda").requires_grad_()
-x.device, g.device
+print(f"{x.device = }")
+print(f"{g.device = }")
 
 # %%
 # Every call, on each of the two. :func:`tcdoc.compare` measures whether the result is a new
@@ -54,31 +55,33 @@ for code, (source, move) in moves.items():
 same = g.cuda()
 with torch.no_grad():
     same[0, 0] = 100.0
-g[0, 0].item()
+print(f"{g[0, 0].item() = }")
 
 # %%
 # A copy to another device is recorded by autograd: it has a ``grad_fn``, and is not a leaf.
 on_gpu = x.to("cuda")
-on_gpu.grad_fn, on_gpu.is_leaf
+print(f"{on_gpu.grad_fn = }")
+print(f"{on_gpu.is_leaf = }")
 
 # %%
 # So gradients computed on the GPU travel back to the CPU leaf ``x``, and land there on the CPU.
 (3 * on_gpu).sum().backward()
-x.grad
+print(f"{x.grad = }")
 
 # %%
 # The way back works the same: ``.cpu()`` of a GPU tensor is a copy that keeps the history.
 back = g.cpu()
 (2 * back).sum().backward()
-back.grad_fn, g.grad
+print(f"{back.grad_fn = }")
+print(f"{g.grad = }")
 
 # %%
 # To copy to another device without the history, detach first.
-tcdoc.compare(x, x.detach().to("cuda"))
+print(tcdoc.compare(x, x.detach().to("cuda")))
 
 # %%
 # These values were measured with:
-tcdoc.environment("cuda")
+print(tcdoc.environment("cuda"))
 
 # %%
 # Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_03_pinned.py` makes these transfers faster.

@@ -17,7 +17,7 @@ import torch
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 device = torch.device("cuda", torch.cuda.current_device())
-torch.cuda.get_device_name(device)
+print(f"{torch.cuda.get_device_name(device) = }")
 
 # %%
 # A 128 MiB batch in ordinary (pageable) host memory, and a pinned copy of it.
@@ -27,7 +27,9 @@ import tcdoc
 torch.manual_seed(0)
 pageable = torch.randn(32, 1024, 1024)
 pinned = pageable.pin_memory()
-pageable.is_pinned(), pinned.is_pinned(), tcdoc.shares_memory(pageable, pinned)
+print(f"{pageable.is_pinned() = }")
+print(f"{pinned.is_pinned() = }")
+print(f"{tcdoc.shares_memory(pageable, pinned) = }")
 
 # %%
 # We time each copy to the GPU twice over: until the call returns to Python, and until the
@@ -69,18 +71,20 @@ for (memory, non_blocking), (returned, finished) in timings.items():
 # A copy hands control back before it finishes where its first figure is well below its
 # second; between the two, Python is free to do other work. The rows where that happened in
 # this run:
-[
-    f"{memory}, non_blocking={nb}"
-    for (memory, nb), (returned, finished) in timings.items()
-    if returned < finished / 2
-]
+print(
+    [
+        f"{memory}, non_blocking={nb}"
+        for (memory, nb), (returned, finished) in timings.items()
+        if returned < finished / 2
+    ]
+)
 
 # %%
 # Here is the time that the early return could win, next to what pinned memory saves on its
 # own:
 pinned_free = timings["pinned", True][1] - timings["pinned", True][0]
 pinned_faster = timings["pageable", False][1] - timings["pinned", False][1]
-{"host time freed by non_blocking (ms)": pinned_free, "copy time saved by pinning (ms)": pinned_faster}
+print({"host time freed by non_blocking (ms)": pinned_free, "copy time saved by pinning (ms)": pinned_faster})
 
 # %%
 # To see the overlap, give the host something to do while the copy runs. As a stand-in for
@@ -102,7 +106,7 @@ def copy_then_work(source, non_blocking):
 
 blocking = statistics.median(copy_then_work(pinned, False) for _ in range(5))
 overlapped = statistics.median(copy_then_work(pinned, True) for _ in range(5))
-{"blocking copy, then the work (ms)": blocking, "non_blocking copy during the work (ms)": overlapped}
+print({"blocking copy, then the work (ms)": blocking, "non_blocking copy during the work (ms)": overlapped})
 
 # %%
 # The mistake
@@ -124,22 +128,25 @@ copied.record()
 finished_before = copied.query()
 sum_before = host.sum().item()
 copied.synchronize()
-{
-    "copy finished? (before, after synchronizing)": (finished_before, copied.query()),
-    "sum of the host copy (before, after)": (sum_before, host.sum().item()),
-    "sum it should have": ones.numel(),
-}
+print(
+    {
+        "copy finished? (before, after synchronizing)": (finished_before, copied.query()),
+        "sum of the host copy (before, after)": (sum_before, host.sum().item()),
+        "sum it should have": ones.numel(),
+    }
+)
 
 # %%
 # The values read after synchronizing are the copied ones. ``.to("cpu", non_blocking=True)``
 # has the same hazard: it returns a tensor in pinned memory whose values may not be there yet.
 back = ones.to("cpu", non_blocking=True)
 torch.cuda.synchronize(device)
-back.is_pinned(), back.sum().item()
+print(f"{back.is_pinned() = }")
+print(f"{back.sum().item() = }")
 
 # %%
 # These values were measured with:
-tcdoc.environment("cuda")
+print(tcdoc.environment("cuda"))
 
 # %%
 # Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_04_model.py`, a whole model on the GPU.

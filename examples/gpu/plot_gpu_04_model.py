@@ -15,7 +15,7 @@ import torch
 if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 device = torch.device("cuda", torch.cuda.current_device())
-torch.cuda.get_device_name(device)
+print(f"{torch.cuda.get_device_name(device) = }")
 
 # %%
 # A small network on the GPU, and the bytes its weights take.
@@ -23,7 +23,7 @@ torch.manual_seed(0)
 layers = [torch.nn.Linear(2048, 2048), torch.nn.ReLU(), torch.nn.Linear(2048, 10)]
 model = torch.nn.Sequential(*layers).to(device)
 weight_bytes = sum(p.untyped_storage().nbytes() for p in model.parameters())
-weight_bytes
+print(f"{weight_bytes = }")
 
 # %%
 # Deep-copy it and ask :func:`torch.cuda.memory_allocated` how much more the device holds.
@@ -31,17 +31,21 @@ import copy
 
 before = torch.cuda.memory_allocated(device)
 twin = copy.deepcopy(model)
-{"weights of model": weight_bytes, "allocated by deepcopy": torch.cuda.memory_allocated(device) - before}
+print(
+    {"weights of model": weight_bytes, "allocated by deepcopy": torch.cuda.memory_allocated(device) - before}
+)
 
 # %%
 # The copy lives on the same device as the original:
-{p.device for p in twin.parameters()}
+print({p.device for p in twin.parameters()})
 
 # %%
 # ... and none of its parameters shares memory with the original's.
 import tcdoc
 
-[tcdoc.compare(p, q).shares_storage for p, q in zip(model.parameters(), twin.parameters(), strict=True)]
+print(
+    [tcdoc.compare(p, q).shares_storage for p, q in zip(model.parameters(), twin.parameters(), strict=True)]
+)
 
 # %%
 # After a backward pass the model also holds gradients. ``deepcopy`` of a module copies each
@@ -51,12 +55,14 @@ model(torch.randn(64, 2048, device=device)).sum().backward()
 grad_bytes = sum(p.grad.untyped_storage().nbytes() for p in model.parameters())
 before = torch.cuda.memory_allocated(device)
 twin_after_backward = copy.deepcopy(model)
-{
-    "weights of model": weight_bytes,
-    "gradients of model": grad_bytes,
-    "allocated by deepcopy": torch.cuda.memory_allocated(device) - before,
-    "gradients of the copy": {p.grad for p in twin_after_backward.parameters()},
-}
+print(
+    {
+        "weights of model": weight_bytes,
+        "gradients of model": grad_bytes,
+        "allocated by deepcopy": torch.cuda.memory_allocated(device) - before,
+        "gradients of the copy": {p.grad for p in twin_after_backward.parameters()},
+    }
+)
 
 # %%
 # Copying to another device
@@ -79,7 +85,7 @@ else:
 
 # %%
 # These values were measured with:
-tcdoc.environment("cuda")
+print(tcdoc.environment("cuda"))
 
 # %%
 # Next: :ref:`sphx_glr_auto_examples_gpu_plot_gpu_05_probe.py` runs tcdoc's own probe on

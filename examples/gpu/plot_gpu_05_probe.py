@@ -17,13 +17,15 @@ if not torch.cuda.is_available():
     raise SystemExit("This example needs a CUDA device, and this torch has none.")
 import tcdoc
 
-tcdoc.environment("cuda")
+print(tcdoc.environment("cuda"))
 
 # %%
 # The operations and scenarios that tcdoc lists where CUDA is available, and not elsewhere:
-(
-    [op.code for op in tcdoc.operations() if op.needs_cuda],
-    [scenario.name for scenario in tcdoc.scenarios() if scenario.needs_cuda],
+print(
+    (
+        [op.code for op in tcdoc.operations() if op.needs_cuda],
+        [scenario.name for scenario in tcdoc.scenarios() if scenario.needs_cuda],
+    )
 )
 
 # %%

@@ -18,8 +18,8 @@ import torch
 # sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_cost.png"
 
 if not torch.cuda.is_available():
-    raise RuntimeError("plot_gpu_cost.py measures copies on a CUDA device, and this torch sees none")
-torch.cuda.get_device_name()
+    raise SystemExit("This example needs a CUDA device, and this torch has none.")
+print(f"{torch.cuda.get_device_name() = }")
 
 # %%
 # The sweep: every method at ten sizes. Each method at each size is timed in blocks of calls,
@@ -32,13 +32,13 @@ torch.cuda.get_device_name()
 import tcdoc.bench
 
 sweep = tcdoc.bench.run(sizes=tcdoc.bench.FULL_SIZES, device="cuda", min_run_time=0.05)
-sweep.machine
+print(sweep.machine)
 
 # %%
 # The limit: ``out.copy_(x)`` at the largest size, into device memory allocated beforehand, so
 # that it pays for moving the bytes alone; its bandwidth counts bytes read plus bytes written
 # per second.
-sweep.limit
+print(sweep.limit)
 
 # %%
 # Time against size
@@ -56,7 +56,7 @@ plt.show()
 # How much longer each method took at the largest size than at the smallest (ratios of medians):
 smallest, largest = sweep.sizes[0], sweep.sizes[-1]
 print(f"size grew {largest // smallest} times")
-{code: round(factor, 1) for code, factor in sweep.growth().items()}
+print({code: round(factor, 1) for code, factor in sweep.growth().items()})
 
 # %%
 # What this run shows, in sentences that :func:`tcdoc.bench.findings` computes from it. "Beyond
@@ -65,7 +65,7 @@ print(f"size grew {largest // smallest} times")
 # allocation compare times, not faults; PyTorch's notes on `CUDA memory management
 # <https://docs.pytorch.org/docs/stable/notes/cuda.html#cuda-memory-management>`__ describe how its
 # caching allocator reuses freed device memory.
-tcdoc.bench.findings(sweep)
+print(tcdoc.bench.findings(sweep))
 
 # %%
 # Bandwidth against size
@@ -78,7 +78,7 @@ plt.show()
 # %%
 # Every measurement
 # -----------------
-sweep
+print(sweep)
 
 # %%
 # In one line, from this run:

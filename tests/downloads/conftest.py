@@ -56,6 +56,40 @@ class _Downloads(HTMLParser):
             self.hrefs.append(str(found["href"]))
 
 
+class _Outputs(HTMLParser):
+    """Collect the text of each printed output of a gallery page (``div.sphx-glr-script-out``).
+
+    Also count the values shown as HTML (``div.output_html``): sphinx-gallery shows them for a
+    bare last expression of a cell, which a script run with ``python`` does not print.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.rich = 0
+        self._depth = 0  # the open divs inside an output, while reading one
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "div" and "output_html" in classes:
+            self.rich += 1
+        if tag != "div":
+            return
+        if self._depth:
+            self._depth += 1
+        elif "sphx-glr-script-out" in classes:
+            self._depth = 1
+            self.texts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self._depth:
+            self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._depth:
+            self.texts[-1] += data
+
+
 def download_links(page: str) -> list[Path]:
     """Return the files that a page of the built site offers for download."""
     parser = _Downloads()
@@ -84,13 +118,34 @@ class Example:
 
     def imports(self) -> set[str]:
         """Return the modules the script imports (``tcdoc.draw``), leaving out the standard library."""
+        found = self.imports_all()
+        return {name for name in found if name.split(".")[0] not in {*sys.stdlib_module_names, "__future__"}}
+
+    def outputs(self) -> list[str]:
+        """Return the text outputs that the page shows, one per cell that printed, in order."""
+        parser = _Outputs()
+        parser.feed((HTML / self.page).read_text(encoding="utf-8"))
+        return parser.texts
+
+    def rich_outputs(self) -> int:
+        """Return how many cells of the page show a value as HTML (a bare last expression's)."""
+        parser = _Outputs()
+        parser.feed((HTML / self.page).read_text(encoding="utf-8"))
+        return parser.rich
+
+    def times_code(self) -> bool:
+        """Whether the example times code (it imports tcdoc.bench, time or torch.utils.benchmark)."""
+        return bool(self.imports_all() & {"tcdoc.bench", "time", "timeit", "torch.utils.benchmark"})
+
+    def imports_all(self) -> set[str]:
+        """Return every module the script imports, the standard library's included."""
         found: set[str] = set()
         for node in ast.walk(ast.parse(self.script.read_bytes(), str(self.script))):
             if isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module)
-        return {name for name in found if name.split(".")[0] not in {*sys.stdlib_module_names, "__future__"}}
+        return found
 
     def prose(self) -> str:
         """Return what the example says to its reader: its docstring and its text cells (comments)."""

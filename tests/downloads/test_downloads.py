@@ -7,6 +7,7 @@ device that the reader lacks fails here, named, with the end of what it printed.
 
 from __future__ import annotations
 
+import difflib
 import re
 import shutil
 import subprocess
@@ -27,10 +28,11 @@ STANDALONE = {"torch", "tcdoc"}
 EXTRAS = {"numpy", "matplotlib"}
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the colours of IPython's tracebacks
 MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 TIMEOUT = 1800  # a guard against a hung example, not a goal
 
 
-def skip_without_cuda(example: Example, cuda: bool) -> None:
+def skip_without_cuda(example: Example, cuda: bool) -> None:  # the notebooks' test
     if example.needs_cuda and not cuda:
         pytest.skip(f"{example.name} is a GPU example and this machine has no CUDA device")
 
@@ -57,30 +59,77 @@ def test_script_runs_with_plain_python(
     runner: Callable[..., subprocess.CompletedProcess[str]],
     tmp_path: Path,
 ) -> None:
-    """Run with only torch and tcdoc; with numpy or matplotlib only where the example says it needs them."""
-    skip_without_cuda(example, cuda)
+    """Run with only torch and tcdoc (numpy or matplotlib where the example says it needs them).
+
+    The script must print what its page shows (see ``assert_prints_its_page``). A GPU example on a
+    machine without CUDA must say that it needs a CUDA device, and print nothing.
+    """
     script = shutil.copy(example.script, tmp_path)
+    if example.needs_cuda and not cuda:
+        refused = runner(reader_plus, script, cwd=tmp_path, timeout=TIMEOUT)
+        assert refused.returncode != 0, f"{example.name}.py, run without CUDA, exits with 0"
+        assert "needs a CUDA device" in refused.stderr, (
+            f"{example.name}.py, run without CUDA, does not say it needs CUDA:\n{tail(refused.stderr)}"
+        )
+        assert not refused.stdout.strip(), f"{example.name}.py prints without CUDA:\n{tail(refused.stdout)}"
+        return
     extras = imported_extras(example)
+    result: subprocess.CompletedProcess[str] | None = None
     if not extras:
         result = runner(reader, script, cwd=tmp_path, timeout=TIMEOUT)
-        if result.returncode == 0:
-            return
-        lacking = lacking_package(result.stderr)
-        assert lacking in EXTRAS, (
-            f"{example.name}.py exits with {result.returncode} when run as `python {example.script.name}` "
-            f"with only torch and tcdoc installed:\n{tail(result.stderr)}"
+        if result.returncode != 0:
+            lacking = lacking_package(result.stderr)
+            assert lacking in EXTRAS, (
+                f"{example.name}.py exits with {result.returncode} when run as "
+                f"`python {example.script.name}` with only torch and tcdoc installed:\n{tail(result.stderr)}"
+            )
+            extras = {lacking}
+            result = None
+    if result is None:
+        prose = example.prose().lower()
+        unsaid = sorted(package for package in extras if package not in prose)
+        assert not unsaid, (
+            f"{example.name}: needs {unsaid} (beyond torch and tcdoc) without saying so in its text"
         )
-        extras = {lacking}
-    prose = example.prose().lower()
-    unsaid = sorted(package for package in extras if package not in prose)
-    assert not unsaid, (
-        f"{example.name}: needs {unsaid} (beyond torch and tcdoc) without saying so in its text"
+        result = runner(reader_plus, script, cwd=tmp_path, timeout=TIMEOUT)
+        assert result.returncode == 0, (
+            f"{example.name}.py exits with {result.returncode} when run as `python {example.script.name}` "
+            f"with torch, tcdoc, {' and '.join(sorted(extras))} installed:\n{tail(result.stderr)}"
+        )
+    assert_prints_its_page(example, result.stdout)
+
+
+def shown(text: str) -> list[str]:
+    """Return the lines of ``text`` that are not blank, with memory addresses masked."""
+    lines = [ADDRESS.sub("0x…", line.rstrip()) for line in text.splitlines()]
+    return [line for line in lines if line.strip()]
+
+
+def assert_prints_its_page(example: Example, stdout: str) -> None:
+    """Fail unless the script printed something, and the same lines as its gallery page shows.
+
+    A cell's bare last expression shows its value in the gallery only; printed, it shows in both.
+    Addresses aside, the script's output and the page's must be the same lines. An example that
+    times code prints other numbers, units and verdicts ("within noise") on every run: there
+    the two must have as many lines.
+    """
+    printed = shown(stdout)
+    assert printed, f"{example.name}.py prints nothing when run as `python {example.script.name}`"
+    rich = example.rich_outputs()
+    assert not rich, (
+        f"{example.page}: {rich} cell(s) show a value as HTML, a bare last expression that the script "
+        "does not print; print it instead"
     )
-    result = runner(reader_plus, script, cwd=tmp_path, timeout=TIMEOUT)
-    assert result.returncode == 0, (
-        f"{example.name}.py exits with {result.returncode} when run as `python {example.script.name}` "
-        f"with torch, tcdoc, {' and '.join(sorted(extras))} installed:\n{tail(result.stderr)}"
-    )
+    page = shown("\n".join(example.outputs()))
+    if example.times_code():
+        assert len(printed) == len(page), (
+            f"{example.name}.py prints {len(printed)} lines and its page shows {len(page)}"
+        )
+    elif printed != page:
+        diff = "\n".join(difflib.unified_diff(page, printed, "the page", "python", lineterm="", n=1))
+        pytest.fail(
+            f"{example.name}.py prints other lines than its page shows:\n{tail(diff, 40)}", pytrace=False
+        )
 
 
 def test_notebook_executes(example: Example, kernel: str, cuda: bool, tmp_path: Path) -> None:

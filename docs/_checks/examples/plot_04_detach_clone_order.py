@@ -5,6 +5,10 @@ Each gives the words the example says (``quote``), word for word, and the check 
 
 from __future__ import annotations
 
+import warnings
+
+import torch
+
 from _checks._helpers import clone_detach_records_first
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect, measured
@@ -26,7 +30,37 @@ def _detach_clone_shares_nothing(matrix: Matrix) -> None:
     expect(ok and not report.gradient_flows_to_source, f"x.detach().clone() measured {report}")
 
 
+def _torch_tensor_same_copy_for_plain(matrix: Matrix) -> None:
+    """Plain tensor: the same report as detach().clone(), with a UserWarning; a subclass: plain Tensor."""
+
+    class Tagged(torch.Tensor):
+        pass
+
+    for requires_grad in (True, False):
+        x = torch.randn(2, 3, requires_grad=requires_grad)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            t = torch.tensor(x)
+        expect(any(w.category is UserWarning for w in caught), "torch.tensor(x) did not warn")
+        from tcdoc import compare
+
+        expect(
+            compare(x, t) == compare(x, x.detach().clone()), "torch.tensor(x) differs from detach().clone()"
+        )
+    tagged = torch.ones(2).as_subclass(Tagged)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kept, plain = type(tagged.detach().clone()), type(torch.tensor(tagged))
+    expect(kept is Tagged and plain is torch.Tensor, f"detach().clone() gave {kept}, torch.tensor {plain}")
+
+
 CLAIMS = [
+    Claim(
+        "torch-tensor-plain",
+        _torch_tensor_same_copy_for_plain,
+        quote="For a plain tensor, a third spelling, `torch.tensor(x)`, makes the same copy and warns you "
+        "about it; a subclass of {class}`torch.Tensor` comes back from it as a plain `Tensor`",
+    ),
     Claim(
         "shares-nothing",
         _detach_clone_shares_nothing,

@@ -5,6 +5,9 @@ Each gives the words the example says (``quote``), word for word, and the check 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
 import torch
 
 from _checks._helpers import backward, data_change_goes_unnoticed, detach_fails_only_where_saved, raises
@@ -26,6 +29,19 @@ def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
     )
     error = raises(lambda: backward(y.sum()))
     expect("is at version 1; expected version 0" in str(error), f"the error says: {error}")
+    hooks: dict[str, Callable[[], AbstractContextManager[object]]] = {
+        "save_on_cpu": torch.autograd.graph.save_on_cpu,
+        "saved_tensors_hooks": lambda: torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t),
+    }
+    for name, make_hooks in hooks.items():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with make_hooks():
+            y = x.exp()
+        y.detach().zero_()
+        backward(y.sum())  # raises, and fails the check, if the hooks kept the version check
+        expect(
+            x.grad is not None and torch.equal(x.grad, torch.zeros(2)), f"{name}: the gradient is {x.grad}"
+        )
 
 
 def _only_saved_tensors_are_checked(matrix: Matrix) -> None:
@@ -42,8 +58,9 @@ CLAIMS = [
         "refuses",
         _exp_saves_output_and_error_says_versions,
         quote="PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute "
-        "wrong "
-        "gradients: `backward()` raises",
+        "wrong gradients: `backward()` raises, unless saved-tensor hooks such as "
+        "`torch.autograd.graph.save_on_cpu()` were active when autograd saved the tensor, which skips the "
+        "check and leaves the gradients silently wrong",
         scope="stated: the example's change through the detached tensor",
     ),
     Claim(

@@ -18,7 +18,16 @@ __all__ = ["CLAIMS"]
 
 
 def _deepcopy_leaf_only(matrix: Matrix) -> None:
+    """Check the registry's refusals, and that products made without recording are leaves it copies."""
     deepcopy_refuses_non_leaf(matrix)
+    x = torch.ones(3, requires_grad=True)
+    for mode in (torch.no_grad, torch.inference_mode):
+        with mode():
+            product = x * 2
+        expect(
+            product.is_leaf and torch.equal(copy.deepcopy(product), product), f"{mode.__name__}: not copied"
+        )
+    raises(lambda: copy.deepcopy(x * 2))
 
 
 class _Remembering(torch.nn.Module):
@@ -92,9 +101,9 @@ CLAIMS = [
     Claim(
         "leaves-only",
         _deepcopy_leaf_only,
-        quote="`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you "
-        "created, not "
-        "one computed from tensors that require gradients",
+        quote="{func}`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you "
+        "created, or one computed while autograd was not recording (under {class}`torch.no_grad`), not one "
+        "computed, with autograd recording, from tensors that require gradients",
         scope="registry",
     ),
     Claim(

@@ -26,10 +26,6 @@ def _dictionary_view_kept(matrix: Matrix) -> None:
     expect(not shares_memory(copy.deepcopy(base), copy.deepcopy(base[2:5])), "two calls kept the link")
 
 
-def _leaf_grad_and_attributes_copied(matrix: Matrix) -> None:
-    deepcopy_plain_grad_and_attributes(matrix)
-
-
 def _view_whole_storage(matrix: Matrix) -> None:
     big = torch.zeros(1_000_000)
     small = big[:10]
@@ -41,7 +37,51 @@ def _view_whole_storage(matrix: Matrix) -> None:
     )
 
 
+def _grad_and_attributes_deep_copied(matrix: Matrix) -> None:
+    """Check .grad into a new tensor, attributes as copy.deepcopy copies values; a Parameter keeps neither."""
+    deepcopy_plain_grad_and_attributes(matrix)
+    for requires_grad in (True, False):
+        x = torch.ones(3, requires_grad=requires_grad)
+        if requires_grad:
+            x.grad = torch.full((3,), 2.0)
+        x.note, x.tags = "a string", ["a", "list"]  # type: ignore[attr-defined]
+        y = copy.deepcopy(x)
+        if requires_grad:
+            grad, old = y.grad, x.grad
+            expect(grad is not None and old is not None and grad is not old, "no new .grad")
+            assert grad is not None
+            assert old is not None
+            expect(torch.equal(grad, old), "the copied .grad differs")
+        expect(y.note is x.note, "the string attribute was duplicated")  # type: ignore[attr-defined]
+        expect(y.tags == x.tags and y.tags is not x.tags, "the list attribute is not a new list")  # type: ignore[attr-defined]
+    parameter = torch.nn.Parameter(torch.ones(3))
+    parameter.grad, parameter.note = torch.ones(3), "a string"  # type: ignore[attr-defined]
+    kept = copy.deepcopy(parameter)
+    expect(kept.grad is None and not hasattr(kept, "note"), "a Parameter's deepcopy kept .grad or attributes")
+
+
+def _slice_costs_whole_for_plain_only(matrix: Matrix) -> None:
+    """Check a plain slice's deepcopy holds the whole storage, and a Parameter slice's only its own."""
+    big = torch.arange(1000.0)
+    plain = copy.deepcopy(big[:10]).untyped_storage().nbytes()
+    expect(plain == 4000, f"a plain slice's deepcopy holds {plain} bytes")
+    parameter = torch.nn.Parameter(big[:10])
+    kept = copy.deepcopy(parameter).untyped_storage().nbytes()
+    expect(
+        parameter.untyped_storage().nbytes() == 4000 and kept == 40,
+        f"a Parameter slice's deepcopy holds {kept}",
+    )
+
+
 CLAIMS = [
+    Claim(
+        "plain-slice-whole",
+        _slice_costs_whole_for_plain_only,
+        quote="On plain tensors deepcopy works on whole storages, the memory under the tensors, which is "
+        "also why a deepcopy of a small slice of a plain tensor costs as much as the tensor it was cut from "
+        "(a `Parameter` goes through its own deepcopy, which clones only its elements)",
+        scope="stated: plain tensors, against a Parameter",
+    ),
     Claim(
         "memo",
         tied_model_deepcopy,
@@ -70,8 +110,10 @@ CLAIMS = [
     ),
     Claim(
         "grad-and-attributes",
-        _leaf_grad_and_attributes_copied,
-        quote="Deepcopy also copies a leaf's gradient and its Python attributes, each into a new object",
+        _grad_and_attributes_deep_copied,
+        quote="Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, "
+        "as `copy.deepcopy` copies any value (a `Parameter` keeps neither: see {doc}`plot_09_parameter`)",
+        scope="stated: a plain leaf with a string and a list attribute, against a Parameter",
     ),
     Claim(
         "whole-storage",

@@ -71,10 +71,10 @@ CLAIMS = [
     Claim(
         "no-grad-copied",
         _no_result_copies_parameter_grad,
-        quote="No result has a copy of `.grad` of its own, although the source had one: the `copies_grad` "
-        "column is false on every row where the result is a new tensor, and `None` where it is a list, "
-        "which has no `.grad` at all, or `x` itself, which copied nothing",
-        scope="stated: the rows of the example's table",
+        quote="No result has a copy of `.grad` of its own, although the source had one: `copies_grad` is "
+        "false for every method whose result is a new tensor, and `None` where it is a list, which has no "
+        "`.grad` at all, or `x` itself, which copied nothing",
+        scope="registry",
     ),
     Claim(
         "values-alone",

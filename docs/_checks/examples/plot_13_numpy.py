@@ -25,6 +25,11 @@ def _from_numpy_copies_nothing(matrix: Matrix) -> None:
     expect(tensor[0].item() == 1.0, "from_numpy copied the array")
     y = torch.randn(3, requires_grad=True) * 2
     raises(lambda: y.numpy())
+    for mode in (torch.no_grad, torch.inference_mode):
+        with mode():
+            expect(
+                shares_memory(y, torch.from_numpy(y.numpy())), f"{mode.__name__}: numpy() copied or refused"
+            )
     n = y.detach().cpu().numpy()
     expect(shares_memory(y, torch.from_numpy(n)), "the array does not share memory with y")
     expect(not shares_memory(torch.tensor(n), torch.from_numpy(n)), "torch.tensor(array) shares memory")
@@ -45,9 +50,10 @@ CLAIMS = [
     Claim(
         "refuses",
         _from_numpy_copies_nothing,
-        quote="`numpy()` refuses a tensor that requires gradients: an array cannot carry autograd history",
+        quote="With gradients enabled, `numpy()` refuses a tensor that requires gradients: an array cannot "
+        "carry autograd history",
         needs=("numpy",),
-        scope="stated: a tensor that requires gradients",
+        scope="stated: a tensor that requires gradients, with gradients enabled",
     ),
     Claim(
         "still-shares",

@@ -29,6 +29,12 @@ def _catalogue(matrix: Matrix) -> None:
     expect(not shares_memory(x, flat_t) and not flat_t._is_view(), "reshape of a transpose did not copy")
     raises(lambda: x.t().view(12))
     expect(x[1:][0]._base is x, "_base of a view of a view is not the owner")
+    for chained in (x[1:][0], x.t()[1:].transpose(0, 1), x.unsqueeze(0)[0][1:], x.view(4, 3)[::2].t()):
+        expect(chained._base is x, "_base of a chain of views is not its first tensor")
+    for alias in (x.detach(), x.view(torch.int32)):
+        expect(
+            alias[1:]._base is alias and alias[1:][0]._base is alias, "a view of an alias has another base"
+        )
     for y in (x.clone(), x.t().contiguous(), x[[0, 2]], x.flip(0), x.to(torch.float64), x + 0):
         expect(not shares_memory(x, y), "a copying operation shares memory")
     expect(x.contiguous() is x, "contiguous() of a contiguous tensor is not x")
@@ -45,9 +51,8 @@ CLAIMS = [
     Claim(
         "views",
         _catalogue,
-        quote="Slicing with integers and ranges, `view`, `reshape`, transposes and `expand` return views: "
-        "they "
-        "share memory and know their base",
+        quote="Slicing with integers and ranges, `view`, `reshape` of this contiguous `x`, transposes and "
+        "`expand` return views: they share memory and know their base",
     ),
     Claim(
         "untracked",
@@ -76,7 +81,8 @@ CLAIMS = [
     Claim(
         "base",
         _catalogue,
-        quote="`_base` always points to the tensor that owns the memory, not to the intermediate view",
-        scope="stated: a view of a view",
+        quote="In a chain of tracked views, `_base` points to the first tensor of the chain, not to the "
+        "intermediate view. A chain that starts from an untracked alias, such as `x.detach()`, points to "
+        "that alias, not to `x`",
     ),
 ]

@@ -6,6 +6,9 @@ Each gives the words the example says (``quote``), word for word, and the check 
 from __future__ import annotations
 
 import io
+import pathlib
+import tempfile
+import zipfile
 from typing import Any
 
 import torch
@@ -23,6 +26,26 @@ def _load(buffer: io.BytesIO) -> Any:
     same way; plain tensors and containers of them load either way.
     """
     return torch.load(buffer, weights_only=True)
+
+
+def _file_records_its_name(matrix: Matrix) -> None:
+    """Check that the archive names its records after the file, and that sizes differ by a few bytes."""
+    signal = torch.randn(1000)
+    saved = {"signal": signal, "window": signal[10:20]}
+    buffer = io.BytesIO()
+    torch.save(saved, buffer)
+    sizes = {"buffer": buffer.getbuffer().nbytes}
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("a.pt", "best_model_weights.pth"):
+            path = pathlib.Path(folder) / name
+            torch.save(saved, path)
+            sizes[name] = path.stat().st_size
+            with zipfile.ZipFile(path) as archive:
+                stems = {record.split("/")[0] for record in archive.namelist()}
+            expect(stems == {path.stem}, f"{name}: the archive's records are under {stems}, not {path.stem}")
+    expect(len(set(sizes.values())) == len(sizes), f"two of the sizes are the same: {sizes}")
+    spread = max(sizes.values()) - min(sizes.values())
+    expect(0 < spread < 1024, f"the sizes differ by {spread} bytes, not a few: {sizes}")
 
 
 def _save_load_views(matrix: Matrix) -> None:
@@ -47,6 +70,12 @@ def _save_load_views(matrix: Matrix) -> None:
 
 
 CLAIMS = [
+    Claim(
+        "file-records-name",
+        _file_records_its_name,
+        quote="A file holds the same archive, except that the archive records the file's name, so its size "
+        "differs from the buffer's by a few bytes, and from one file name to another",
+    ),
     Claim(
         "views-survive",
         _save_load_views,

@@ -5,9 +5,12 @@ Each gives the words the example says (``quote``), word for word, and the check 
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import torch
 
-from _checks._helpers import backward, inference_in_place_error, raises_saying
+from _checks._helpers import IN_PLACE_WRITES, backward, inference_in_place_error, raises_saying
 from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect, measured
 
@@ -21,6 +24,51 @@ def _extractor_features() -> tuple[torch.nn.Module, torch.Tensor, torch.Tensor]:
     with torch.inference_mode():
         features = extractor(inputs)
     return extractor, inputs, features
+
+
+ALIAS_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
+    name: write for name, write in IN_PLACE_WRITES.items() if name != "indexed assignment"
+} | {"-=": lambda t: t.__isub__(1)}
+
+
+def _refused_on_tensor_and_views(matrix: Matrix) -> None:
+    """Check the refusal on the tensor (the shared helper) and on a view, with and without grad."""
+    inference_in_place_error(matrix)
+    for mode in (torch.enable_grad, torch.no_grad):
+        for write in {**IN_PLACE_WRITES, "-=": lambda t: t.__isub__(1)}.values():
+            with torch.inference_mode():
+                x = torch.ones(3)
+            with mode():
+                raises_saying(
+                    functools.partial(write, x[:2]),
+                    "Inplace update to inference tensor outside InferenceMode",
+                )
+                raises_saying(
+                    functools.partial(write, x), "Inplace update to inference tensor outside InferenceMode"
+                )
+
+
+def _aliases_write_through(matrix: Matrix) -> None:
+    """Check that detach() and .data are inference tensors whose in-place writes change x, but [i] = v."""
+    for mode in (torch.enable_grad, torch.no_grad):
+        for alias in ("detach", "data"):
+            for name, write in ALIAS_WRITES.items():
+                with torch.inference_mode():
+                    x = torch.full((3,), 3.0)
+                seen = x.detach() if alias == "detach" else x.data
+                expect(seen.is_inference(), f"x.{alias} is not an inference tensor")
+                with mode():
+                    write(seen)
+                expect(
+                    not torch.equal(x, torch.full((3,), 3.0)), f"{name} through x.{alias} left x unchanged"
+                )
+            with torch.inference_mode():
+                x = torch.ones(3)
+            seen = x.detach() if alias == "detach" else x.data
+            with mode():
+                raises_saying(
+                    functools.partial(seen.__setitem__, 0, 5.0), "Inplace update to inference tensor"
+                )
 
 
 def _inference_records_nothing(matrix: Matrix) -> None:
@@ -88,11 +136,18 @@ CLAIMS = [
     ),
     Claim(
         "in-place",
-        inference_in_place_error,
-        quote="Outside inference mode, torch refuses in-place operations on an inference tensor (`add_`, "
-        "`mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` here), and its error suggests "
-        "exactly the fix: a clone",
+        _refused_on_tensor_and_views,
+        quote="Outside inference mode, torch refuses in-place operations on an inference tensor and on its "
+        "views (`add_`, `mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` here), and its "
+        "error suggests exactly the fix: a clone",
         scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
+    ),
+    Claim(
+        "aliases-write",
+        _aliases_write_through,
+        quote="The refusal guards the tensor, not its memory: `x.detach()` and `x.data`, inference tensors "
+        "too, still change it with every one of those operations but indexed assignment",
+        scope="stated: the in-place operations listed above, with and without grad",
     ),
     Claim(
         "not-saved",

@@ -34,11 +34,24 @@ def _slice_scales_batch(matrix: Matrix) -> None:
 
 def _selection_copies_and_leaves_batch(matrix: Matrix) -> None:
     batch = torch.arange(12.0).reshape(4, 3)
+    for index in (torch.tensor([1]), torch.tensor([[1, 3]]), torch.tensor([1], dtype=torch.int32), [1, 3]):
+        expect(not shares_memory(batch, batch[index]), f"indexing with {index!r} shares memory")
     chosen, large = batch[torch.tensor([1, 3])], batch[batch > 5]
     chosen *= 10
     large *= 0
     ok = not shares_memory(batch, chosen) and not shares_memory(batch, large)
     expect(ok and torch.equal(batch, torch.arange(12.0).reshape(4, 3)), "a selection reached batch")
+
+
+def _zero_dim_index_is_a_view(matrix: Matrix) -> None:
+    """Check that a 0-dim integer index tensor gives a view, and a uint8 or bool one a copy (a mask)."""
+    batch = torch.arange(12.0).reshape(4, 3)
+    for dtype in (torch.int8, torch.int16, torch.int32, torch.int64):
+        row = batch[torch.tensor(1, dtype=dtype)]
+        expect(shares_memory(batch, row) and row._is_view(), f"a 0-dim {dtype} index copied")
+        expect(torch.equal(row, batch[1]), f"a 0-dim {dtype} index did not pick row 1")
+    for dtype in (torch.uint8, torch.bool):
+        expect(not shares_memory(batch, batch[torch.tensor(1, dtype=dtype)]), f"a 0-dim {dtype} index shares")
 
 
 def _augmented_assignment_writes_back(matrix: Matrix) -> None:
@@ -81,9 +94,14 @@ CLAIMS = [
     Claim(
         "index-copies",
         _selection_copies_and_leaves_batch,
-        quote="Advanced indexing, with a tensor of indices or a boolean mask, copies the chosen elements "
-        "into new "
-        "memory. Scaling the selection leaves `batch` as it was",
+        quote="Advanced indexing, with a tensor of indices that has at least one dimension or a boolean "
+        "mask, copies the chosen elements into new memory. Scaling the selection leaves `batch` as it was",
+    ),
+    Claim(
+        "zero-dim-index",
+        _zero_dim_index_is_a_view,
+        quote="A zero-dimensional tensor of integer indices is the exception: it acts as an integer, and "
+        "`batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`",
     ),
     Claim(
         "assignment-writes",

@@ -41,6 +41,22 @@ def _module_weight_converted_in_place(matrix: Matrix) -> None:
     expect(weight.untyped_storage().nbytes() == 2 * alias.untyped_storage().nbytes(), "not twice the bytes")
 
 
+def _same_parameter_under_default_settings_only(matrix: Matrix) -> None:
+    """Check the default settings (the example's), and that the overwrite setting replaces the weight."""
+    future = torch.__future__
+    expect(not future.get_overwrite_module_params_on_conversion(), "the overwrite setting is on by default")
+    expect(not future.get_swap_module_params_on_conversion(), "the swap setting is on by default")
+    _module_weight_converted_in_place(matrix)
+    future.set_overwrite_module_params_on_conversion(True)
+    try:
+        layer = torch.nn.Linear(3, 4)
+        weight = layer.weight
+        layer.to(torch.float64)
+        expect(layer.weight is not weight, "with the overwrite setting, the Parameter object stayed")
+    finally:
+        future.set_overwrite_module_params_on_conversion(False)
+
+
 def _optimizer_not_converted(matrix: Matrix) -> None:
     model = torch.nn.Linear(3, 1)
     optimizer = torch.optim.Adam(model.parameters())
@@ -55,6 +71,21 @@ def _optimizer_not_converted(matrix: Matrix) -> None:
     optimizer.load_state_dict(optimizer.state_dict())
     expect(optimizer.state[model.weight]["exp_avg"].dtype == torch.float64, "loading did not convert it")
     optimizer.step()
+    for state_name in ("momentum_buffer", "square_avg"):
+        model = torch.nn.Linear(3, 1)
+        other: torch.optim.Optimizer
+        if state_name == "momentum_buffer":
+            other = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        else:
+            other = torch.optim.RMSprop(model.parameters())
+        backward(model(torch.ones(2, 3)).sum())
+        other.step()
+        model.to(torch.float64)
+        other.zero_grad()
+        backward(model(torch.ones(2, 3, dtype=torch.float64)).sum())
+        other.step()  # raises, and fails the check, if this optimizer refuses the mixed dtypes
+        kept = other.state[model.weight][state_name].dtype
+        expect(kept == torch.float32, f"{type(other).__name__}'s state became {kept}")
 
 
 def _deepcopy_before_converting(matrix: Matrix) -> None:
@@ -83,10 +114,10 @@ CLAIMS = [
     ),
     Claim(
         "same-parameter",
-        _module_weight_converted_in_place,
-        quote="`model64` is `model`, and the first weight is the very `Parameter` object it was, now holding "
-        "float64 values in new memory. The float32 values are no longer in the model: they live on only in "
-        "the alias we kept",
+        _same_parameter_under_default_settings_only,
+        quote="`model64` is `model`, and, with torch's default conversion settings, the first weight is the "
+        "very `Parameter` object it was, now holding float64 values in new memory. The float32 values are "
+        "no longer in the model: they live on only in the alias we kept",
         scope="stated: the model of the example, whose tensors are all float32 parameters",
     ),
     Claim(
@@ -98,8 +129,9 @@ CLAIMS = [
         "optimizer",
         _optimizer_not_converted,
         quote="The optimizer holds the same `Parameter` objects, so it would update the converted "
-        "weights. Its "
-        "state, though, is still float32, and the next step raises",
+        "weights. Its state, though, is still float32, and Adam's next step raises. (Not every optimizer "
+        "raises: SGD with momentum and RMSprop step on, their state still float32.)",
+        scope="stated: Adam, SGD with momentum and RMSprop",
     ),
     Claim(
         "load-state-dict",

@@ -77,6 +77,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _copy_button.add_script)
     app.connect("builder-inited", _a11y.add_script)
     app.connect("doctree-resolved", _a11y.describe_thumbnails)
+    app.connect("doctree-resolved", _a11y.escape_figure_alts)
     # After furo's handler (priority 500), which renders the sidebar's tree into the context.
     app.connect("html-page-context", _a11y.level_captions, priority=900)
     app.connect("html-page-context", _assets.drop_unused_assets, priority=900)

@@ -8,12 +8,16 @@ axe-core checks (``tests/browser``), and are mended here rather than by switchin
 - a thumbnail card of a gallery or mini-gallery has an image with empty alt text beside a link
   whose text is hidden (:func:`describe_thumbnails` gives the image the example's title;
   ``docs/_static/tcdoc.css`` hides the link's text for the eye only, so it names the link);
+- a figure's alt text, which sphinx-gallery's ``image-sg`` writes into ``alt="..."`` as it is,
+  breaks the attribute where the text holds a quote, as a diagram of ``loaded["signal"]`` does
+  (:func:`escape_figure_alts` escapes it first);
 - a code block that scrolls cannot be reached by keyboard (``_static/tcdoc-a11y.js`` gives each
   such block a place in the tab order).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -22,7 +26,7 @@ from sphinx.application import Sphinx
 
 from tcdoc_site import _assets
 
-__all__ = ["SCRIPT", "add_script", "describe_thumbnails", "level_captions"]
+__all__ = ["SCRIPT", "add_script", "describe_thumbnails", "escape_figure_alts", "level_captions"]
 
 SCRIPT = "tcdoc-a11y.js"
 """The script, kept in this extension's ``_static`` folder, that puts scrolling code in the tab order."""
@@ -69,6 +73,19 @@ def describe_thumbnails(app: Sphinx, doctree: nodes.document, docname: str) -> N
         title = _card_title(image)
         if not image.get("alt") and title:
             image["alt"] = title
+
+
+def escape_figure_alts(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Escape the alt text of each sphinx-gallery figure for the HTML attribute it goes into.
+
+    Runs at ``doctree-resolved``, for the HTML builders only: sphinx-gallery's ``imgsgnode``
+    pastes ``alt`` between double quotes without escaping it.
+    """
+    if app.builder.format != "html":
+        return
+    for node in doctree.findall(nodes.Element):
+        if type(node).__name__ == "imgsgnode":
+            node["alt"] = html.escape(str(node.get("alt", "")), quote=True)
 
 
 def _card_title(image: nodes.image) -> str:
