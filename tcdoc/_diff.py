@@ -8,6 +8,7 @@ shows, from the snapshots of ``docs/_snapshots``.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -168,7 +169,7 @@ def history(matrices: Sequence[Matrix]) -> tuple[Step, ...]:
     """
     return tuple(
         Step(old, new, tuple(change for change in diff(old, new) if change.field != "row"))
-        for old, new in zip(matrices, matrices[1:])
+        for old, new in itertools.pairwise(matrices)
     )
 
 
@@ -200,7 +201,7 @@ def change_group(change: CellChange) -> str:
 
 
 def words(message: object) -> object:
-    """Return a message (or a list of them) without what names the build rather than the words.
+    r"""Return a message (or a list of them) without what names the build rather than the words.
 
     Dropped: the C++ place torch quotes ("(Triggered internally at ../aten/src/...cpp:305.)"), the
     list of backends a dispatcher error names, and everything after the first blank line (where
@@ -208,7 +209,7 @@ def words(message: object) -> object:
 
     >>> words("UserWarning: Casting (Triggered internally at ../aten/src/Copy.cpp:305.)")
     'UserWarning: Casting'
-    >>> words(["E: only available for these backends: [CPU, CUDA].\\n\\nCPU: registered at a.cpp:1"])
+    >>> words(["E: only available for these backends: [CPU, CUDA].\n\nCPU: registered at a.cpp:1"])
     ['E: only available for these backends: [...].']
     """
     if isinstance(message, list | tuple):
@@ -224,12 +225,13 @@ def words(message: object) -> object:
 
 
 def _load_operations() -> frozenset[str]:
-    """The operations whose code runs ``torch.load``."""
+    """Return the operations whose code runs ``torch.load``."""
     from tcdoc._modules import module_operations
     from tcdoc._registry import operations
 
-    every = [*operations(include_unavailable=True), *module_operations(include_unavailable=True)]
-    return frozenset(op.name for op in every if "torch.load" in op.code)
+    tensor_ops = {op.name for op in operations(include_unavailable=True) if "torch.load" in op.code}
+    module_ops = {op.name for op in module_operations(include_unavailable=True) if "torch.load" in op.code}
+    return frozenset(tensor_ops | module_ops)
 
 
 def _rows_by_key(matrix: Matrix) -> dict[tuple[str, str, str | None], ProbeResult | ModuleResult]:

@@ -3,13 +3,15 @@
 A snapshot is the JSON of :meth:`tcdoc.Matrix.to_json` (the layout :data:`tcdoc.SCHEMA`, which
 ``tcdoc diff`` reads as it is) with one more key, ``"label"``: the platform, the date, the
 version of tcdoc that measured it, the pip requirement that installed torch and the version of
-NumPy (``"absent"`` where none was installed and its cells were not run). The matrix itself already names torch, Python and the device. ``nox -s snapshot`` writes one
+NumPy (``"absent"`` where none was installed and its cells were not run). The matrix itself
+already names torch, Python and the device. ``nox -s snapshot`` writes one
 (``tools/write_snapshot.py``); the site's page of what changed between releases reads them all.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -100,7 +102,7 @@ def read_snapshot(path: Path) -> Snapshot:
 def read_snapshots(paths: Iterable[Path]) -> tuple[Snapshot, ...]:
     """Read snapshot files, oldest release first; ``ValueError`` if two measured the same release."""
     found = sorted((read_snapshot(path) for path in paths), key=lambda snap: snap.release)
-    for older, newer in zip(found, found[1:]):
+    for older, newer in itertools.pairwise(found):
         if older.release == newer.release:
             raise ValueError(f"two snapshots of torch {older.version}")
     return tuple(found)

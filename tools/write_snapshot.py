@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     path = args.out / snapshot_name(snapshot.matrix.environment.torch)
     path.write_text(dumps(snapshot.to_json()), encoding="utf-8")
     size = path.stat().st_size / 1024
-    print(f"{path}: torch {snapshot.matrix.environment.torch}, {size:.0f} KiB, measured twice in {seconds:.1f} s")
+    torch_version = snapshot.matrix.environment.torch
+    print(f"{path}: torch {torch_version}, {size:.0f} KiB, measured twice in {seconds:.1f} s")
     return 0
 
 

@@ -102,7 +102,9 @@ def _read_history(env: BuildEnvironment, folder: Path) -> History:
 
 
 def changed_cells(env: BuildEnvironment) -> frozenset[tuple[str, str, str | None, str]] | None:
-    """The (operation, scenario, grad mode, field) of every change between releases; ``None`` without snapshots.
+    """Return the (operation, scenario, grad mode, field) of each change between releases, or ``None``.
+
+    ``None`` where ``tcdoc_snapshots`` is not set.
 
     A message that kept its words, and differs only in the place it names, is no change of answer.
     """
@@ -120,7 +122,7 @@ def changed_cells(env: BuildEnvironment) -> frozenset[tuple[str, str, str | None
 
 
 def changed_mark(env: BuildEnvironment) -> nodes.inline:
-    """A small "changed" link to the page of what changed between releases, for a table cell."""
+    """Make a small "changed" link to the page of what changed between releases, for a table cell."""
     words = _("changed")
     ref = pending_xref(
         "", refdomain="std", reftype="ref", reftarget=TARGET, refexplicit=True, refdoc=env.docname
@@ -149,7 +151,7 @@ def changed_note(env: BuildEnvironment) -> nodes.paragraph:
 
 
 def _release_link(env: BuildEnvironment, version: str, shown: str | None = None) -> nodes.Node:
-    """The release ``version`` (``shown`` as, say, ``2.4.1+cu121``), linked to its notes."""
+    """Make the release ``version`` (``shown`` as, say, ``2.4.1+cu121``), linked to its notes."""
     text = version if shown is None else shown
     template = env.config.tcdoc_release_notes
     if template is None:
@@ -174,7 +176,7 @@ def _label(field: str) -> str:
 
 
 def _cell(result: tcdoc.ProbeResult | tcdoc.ModuleResult, field: str) -> nodes.entry:
-    """The value of ``field`` in one release's cell, as the family tables write it."""
+    """Make the cell of ``field`` in one release's cell, as the family tables write it."""
     if isinstance(result, tcdoc.ProbeResult):
         return value_cell(result, field)
     if field == "warnings" or isinstance(result.outcome, tcdoc.ErrorInfo):
@@ -205,7 +207,7 @@ def _operation(env: BuildEnvironment, name: str) -> nodes.Node:
 
 
 def _title(group: str) -> str:
-    """The heading of a kind of change (one of :data:`tcdoc._diff.CHANGE_GROUPS`), translated."""
+    """Return the heading of a kind of change (one of :data:`tcdoc._diff.CHANGE_GROUPS`), translated."""
     if group == "warnings":
         return _("The advice in torch's warnings")
     if group == "load":
@@ -220,7 +222,7 @@ def _title(group: str) -> str:
 
 
 def _nothing(group: str) -> str:
-    """The sentence that says that nothing of a kind changed, with ``{first}`` and ``{last}``, translated."""
+    """Return the sentence that nothing of a kind changed (``{first}``, ``{last}``), translated."""
     if group == "warnings":
         return _("No warning changed between torch {first} and torch {last}.")
     if group == "load":
@@ -231,7 +233,9 @@ def _nothing(group: str) -> str:
             "between torch {first} and torch {last}."
         )
     if group == "copies":
-        return _("No answer about what a copy shares or keeps changed between torch {first} and torch {last}.")
+        return _(
+            "No answer about what a copy shares or keeps changed between torch {first} and torch {last}."
+        )
     if group == "locations":
         return _("No message changed only in the place it names, from torch {first} to torch {last}.")
     return _("Every cell run in one release was run in every other, from torch {first} to torch {last}.")
@@ -271,10 +275,10 @@ class ChangesDirective(SphinxDirective):
             if any(changes for _step, changes in steps):
                 if group == "locations":
                     text = _(
-                        "These cells' warnings or errors have the same words in both releases, and differ only "
-                        "in the place in torch's source that they name (a C++ file and line, or where torch is "
-                        "installed) or in the list of backends of the build that printed them (a build with "
-                        "CUDA lists more). They are not counted above."
+                        "These cells' warnings or errors have the same words in both releases, and differ "
+                        "only in the place in torch's source that they name (a C++ file and line, or where "
+                        "torch is installed) or in the list of backends of the build that printed them (a "
+                        "build with CUDA lists more). They are not counted above."
                     )
                     section += nodes.paragraph(text, text)
                 section += self._table(steps, compact=group == "locations")
@@ -285,7 +289,7 @@ class ChangesDirective(SphinxDirective):
         return generated(output)
 
     def _releases(self, found: History) -> list[nodes.Node]:
-        """The table of releases: where and when each was measured, and how many cells changed."""
+        """Make the table of releases: where and when each was measured, and how many cells changed."""
         live = next(item for item in found.releases if item.snapshot is None)
         header = [
             "torch",
@@ -326,7 +330,8 @@ class ChangesDirective(SphinxDirective):
             (same,) = steps_of([live.replaces.matrix, live.matrix])
             text = _(
                 "This build measured torch {version} itself, in place of its snapshot (measured on {date}); "
-                "{count} cells differ between the two, not counting messages that differ only in the place they name."
+                "{count} cells differ between the two, not counting messages that differ only in the place "
+                "they name."
             ).format(version=live.version, date=live.replaces.date, count=counted(same))
             output.append(nodes.paragraph(text, text, classes=["tcdoc-changes-live"]))
         quiet = [step for step in found.steps if not counted(step)]
@@ -350,7 +355,10 @@ class ChangesDirective(SphinxDirective):
         rows: dict[tuple[int, str, str, str, str], tuple[list[str], list[str | None], list[nodes.entry]]] = {}
         for index, (step, changes) in enumerate(steps):
             for change in changes:
-                cells = [_cell(_row(step.old, change), change.field), _cell(_row(step.new, change), change.field)]
+                cells = [
+                    _cell(_row(step.old, change), change.field),
+                    _cell(_row(step.new, change), change.field),
+                ]
                 texts = ("", "") if compact else (cells[0].astext(), cells[1].astext())
                 key = (index, change.operation, change.field, *texts)
                 scenarios, modes, _cells = rows.setdefault(key, ([], [], cells))
@@ -379,4 +387,3 @@ def _version(matrix: tcdoc.Matrix) -> str:
     from tcdoc._snapshots import release
 
     return ".".join(map(str, release(matrix.environment.torch)))
-

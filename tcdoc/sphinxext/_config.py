@@ -35,7 +35,10 @@ def add_config_values(app: Sphinx) -> None:
     app.add_config_value("tcdoc_snapshots", None, "env", types=[str, type(None)])
     # The address of a torch release's notes, {version} filled in; None: versions are not linked.
     app.add_config_value(
-        "tcdoc_release_notes", "https://github.com/pytorch/pytorch/releases/tag/v{version}", "env", types=[str, type(None)]
+        "tcdoc_release_notes",
+        "https://github.com/pytorch/pytorch/releases/tag/v{version}",
+        "env",
+        types=[str, type(None)],
     )
     app.connect("config-inited", check_config)
 

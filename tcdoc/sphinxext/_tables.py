@@ -176,7 +176,7 @@ class MatrixDirective(SphinxDirective):
                     values = result.outcome.as_dict()
                     entry = make_cell(values[field], field, values)
                     if (result.operation, result.scenario, result.grad_mode, field) in changed:
-                        entry.children[-1] += changed_mark(self.env)
+                        _mark(entry, changed_mark(self.env))
                         marked = True
                     row += entry
                 elif index == 0:
@@ -195,7 +195,7 @@ class MatrixDirective(SphinxDirective):
         for heading, result in zip(headings, results, strict=True):
             whole = ("outcome", "error", "not_run", "warnings")
             if any((result.operation, result.scenario, result.grad_mode, f) in changed for f in whole):
-                heading.children[-1] += changed_mark(self.env)
+                _mark(heading, changed_mark(self.env))
                 marked = True
         # The same message on several scenarios is listed once, with the scenarios that gave it.
         messages: dict[tuple[str, str], list[str]] = {}
@@ -212,6 +212,13 @@ class MatrixDirective(SphinxDirective):
             left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
         changes = [changed_note(self.env)] if marked else []
         return [table, *legend(table), *changes, *left_out, *message_list(messages)]
+
+
+def _mark(entry: nodes.entry, mark: nodes.Node) -> None:
+    """Put ``mark`` at the end of the cell's last paragraph."""
+    last = entry.children[-1]
+    assert isinstance(last, nodes.Element)
+    last += mark
 
 
 class PropertiesDirective(SphinxDirective):

@@ -30,7 +30,7 @@ def _releases(matrix: Matrix) -> dict[tuple[int, int, int], Matrix]:
 
 
 def _minor(releases: dict[tuple[int, int, int], Matrix], minor: tuple[int, int]) -> Matrix:
-    """The matrix of a release of ``minor`` (2.6 for any 2.6.x); ``ClaimFalse`` if none was measured."""
+    """Return the matrix of a release of ``minor`` (2.6: any 2.6.x); ``ClaimFalse`` if none was measured."""
     for number, matrix in releases.items():
         if number[:2] == minor:
             return matrix
@@ -38,7 +38,7 @@ def _minor(releases: dict[tuple[int, int, int], Matrix], minor: tuple[int, int])
 
 
 def _copy_warnings(matrix: Matrix) -> list[tuple[str, str]]:
-    """The warning of torch.tensor(x) and x.new_tensor(x) on each x they were measured on, enabled."""
+    """Return the warning of torch.tensor(x) and x.new_tensor(x) on each x they were run on, enabled."""
     found = []
     for row in matrix.rows:
         if row.operation in ("torch_tensor", "new_tensor") and row.grad_mode == "enabled" and not row.not_run:
@@ -81,7 +81,9 @@ def _load_weights_only(matrix: Matrix) -> None:
             )
         elif number[:2] == (2, 5):
             expect(result.properties is not None, f"torch {number}: {result.outcome!r}")
-            future = [w for w in result.warnings if w.category == "FutureWarning" and "weights_only" in w.message]
+            future = [
+                w for w in result.warnings if w.category == "FutureWarning" and "weights_only" in w.message
+            ]
             expect(bool(future), f"torch {number}: torch.load warned {result.warnings!r}")
     # "unless it is given weights_only=False": on the build's torch, that loads it.
     buffer = io.BytesIO()
