@@ -302,3 +302,15 @@ def test_a_changed_snapshot_changes_the_page(
     assert "2026-01-03" in app.env.get_doctree("index").astext()
     # The matrix marks clone's cells that changed (its enabled tables only), at most one per field.
     assert 0 < len(marked(app)) <= len(fields)
+
+
+def test_the_committed_snapshots_are_read_and_named_by_their_release() -> None:
+    paths = sorted((ROOT / "docs" / "_snapshots").glob("*.json"))
+    assert paths, "no snapshot in docs/_snapshots"
+    found = read_snapshots(paths)  # every file of the current schema, one per release
+    for path in paths:
+        snap = read_snapshot(path)
+        assert path.name == snapshot_name(snap.matrix.environment.torch)
+        assert snap.matrix.environment.device == "cpu"
+        assert {row.grad_mode for row in snap.matrix.rows} == set(tcdoc.GRAD_MODES)
+    assert [snap.release for snap in found] == sorted(snap.release for snap in found)
