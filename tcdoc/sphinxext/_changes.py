@@ -27,6 +27,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
+from tcdoc._cells import cell
 from tcdoc._names import LABELS, MODULE_LABELS, MODULE_SCENARIO
 from tcdoc.sphinxext._grad_modes import field_label, mode_heading, value_cell
 from tcdoc.sphinxext._i18n import generated
@@ -160,8 +161,8 @@ def _release_link(env: BuildEnvironment, version: str, shown: str | None = None)
 
 
 def _modes(modes: list[str | None]) -> str:
-    if None in modes:
-        return _("n/a")  # a module-level row is run under no grad mode
+    if None in modes:  # a module-level row is run under no grad mode
+        return cell(None, not_applicable=True, translate=_)
     if len(modes) == len(tcdoc.GRAD_MODES):
         return _("all three")
     return _(", ").join(mode_heading(str(mode)) for mode in modes)
@@ -310,7 +311,7 @@ class ChangesDirective(SphinxDirective):
         for item, count in zip(found.releases, counts, strict=True):
             env = item.matrix.environment
             if item.snapshot is None:
-                when, where = _("in this build"), "—"
+                when, where = _("in this build"), cell(None)
             else:
                 when, where = item.snapshot.date, item.snapshot.platform
             (to_live,) = steps_of([item.matrix, live.matrix])
@@ -320,7 +321,7 @@ class ChangesDirective(SphinxDirective):
                     env.python,
                     where,
                     when,
-                    "—" if count is None else str(count),
+                    cell(count),
                     str(counted(to_live)),
                 ]
             )
