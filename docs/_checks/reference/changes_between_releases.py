@@ -96,5 +96,10 @@ def _load_weights_only(matrix: Matrix) -> None:
 
 CLAIMS = [
     Claim("advice-flipped", _advice_flipped, pin="d3f430339b"),
-    Claim("load-weights-only", _load_weights_only, pin="ce1a667fa5"),
+    Claim(
+        "load-weights-only",
+        _load_weights_only,
+        pin="ce1a667fa5",
+        scope="the subclass scenario, saved and loaded in memory, on every release measured (snapshots and build)",
+    ),
 ]
