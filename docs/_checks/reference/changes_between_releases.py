@@ -100,6 +100,6 @@ CLAIMS = [
         "load-weights-only",
         _load_weights_only,
         pin="ce1a667fa5",
-        scope="the subclass scenario, saved and loaded in memory, on every release measured (snapshots and build)",
+        scope="the subclass scenario, saved and loaded in memory, on every release measured",
     ),
 ]
