@@ -193,6 +193,20 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/matrix_time.py")  # the probe's own cost: the whole matrix
 
 
+@nox.session(default=False, reuse_venv=False)
+def snapshot(session: nox.Session) -> None:
+    """Write docs/_snapshots/torch-X.Y.Z.json: the whole matrix of the torch that TCDOC_TORCH names.
+
+    A new environment each run (PyPI's builds are several GB: delete .nox/snapshot afterwards, and
+    pip keeps no copy in its cache), holding that torch, numpy for the cells that need it, and this
+    tcdoc; tools/write_snapshot.py measures every cell twice, on the CPU, and labels the file.
+    """
+    env = {"PIP_NO_CACHE_DIR": "1"}
+    session.install(*shlex.split(TORCH), "numpy", env=env)
+    session.install("--no-deps", "-e", ".", env=env)
+    session.run("python", "tools/write_snapshot.py", "--requirement", TORCH, *session.posargs)
+
+
 @nox.session(default=False)
 def browser(session: nox.Session) -> None:
     """Read the built site in headless Chromium (Debian's /usr/bin/chromium) and take screenshots."""

@@ -95,6 +95,9 @@ tcdoc_device = os.environ.get("TCDOC_DEVICE", "cpu")
 # that the map does not name links to the look-alikes page, which goes through the calls that
 # look as if they copy; the map names only the operations that another page shows better.
 tcdoc_operation_default_doc = "explanation/look-alikes"
+# The matrices of earlier torch releases (nox -s snapshot writes one): what the page of changes
+# between releases compares, and what the family pages' tables mark a changed cell from.
+tcdoc_snapshots = "_snapshots"
 tcdoc_operation_docs = {
     "clone": "auto_examples/plot_01_clone",
     "detach": "auto_examples/plot_02_detach",

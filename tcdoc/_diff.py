@@ -1,17 +1,47 @@
 """Compare two matrices, say from two versions of torch: the cells that changed, and how.
 
-Read by ``tcdoc diff``, on two files of ``tcdoc matrix --json``.
+Read by ``tcdoc diff``, on two files of ``tcdoc matrix --json``, and by the history of releases
+(:func:`history`, :func:`change_group`) that the site's page of what changed between releases
+shows, from the snapshots of ``docs/_snapshots``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
+from collections.abc import Sequence
 
 from tcdoc._compare import Comparison
 from tcdoc._modules import ModuleComparison
 from tcdoc._results import ErrorInfo, Matrix, ModuleResult, NotRun, ProbeResult
 
-__all__ = ["CellChange", "diff", "grad_mode_changes"]
+__all__ = [
+    "CHANGE_GROUPS",
+    "CellChange",
+    "Step",
+    "change_group",
+    "diff",
+    "grad_mode_changes",
+    "history",
+    "words",
+]
+
+CHANGE_GROUPS = ("warnings", "load", "errors", "copies", "locations", "other")
+"""The kinds of change between releases, in the order a reader meets them (:func:`change_group`).
+
+``"warnings"``: what torch's warnings say; ``"load"``: what ``torch.load`` does; ``"errors"``: what
+raises, and what its error says; ``"copies"``: what a copy shares or keeps (every measured
+property); ``"locations"``: a message whose words are the same, and only the place in torch's C++
+source it names, or the list of backends of the build that printed it, differ (:func:`words`);
+``"other"``: a cell run in one matrix and not in the other.
+"""
+
+# What a message of torch's names that is not its words: the C++ file and line that raised it, the
+# backends the build has (a build with CUDA lists more) and, after a blank line, where each
+# backend's kernel was registered.
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)")
+_BACKENDS = re.compile(r"(is only available for these backends: )\[[^\]]*\]")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,7 +145,93 @@ def grad_mode_changes(matrix: Matrix, family: str | None = None) -> tuple[tuple[
     return tuple(found)
 
 
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """The cells that differ between two matrices of consecutive releases, ``old`` before ``new``."""
+
+    old: Matrix
+    new: Matrix
+    changes: tuple[CellChange, ...]
+
+
+def history(matrices: Sequence[Matrix]) -> tuple[Step, ...]:
+    """Compare each matrix with the one before it: what changed from one release to the next.
+
+    ``matrices`` are in release order, oldest first. A cell measured in only one of two matrices
+    (an operation that the older tcdoc had not yet) is not a change of torch's and is left out;
+    everything else is :func:`diff`'s.
+
+    >>> import tcdoc
+    >>> from tcdoc._diff import history
+    >>> m = tcdoc.matrix(["clone"], ["non_leaf"], grad_modes=["enabled"])
+    >>> [len(step.changes) for step in history([m, m, m])]
+    [0, 0]
+    """
+    return tuple(
+        Step(old, new, tuple(change for change in diff(old, new) if change.field != "row"))
+        for old, new in itertools.pairwise(matrices)
+    )
+
+
+def change_group(change: CellChange) -> str:
+    """Return the kind of a change (one of :data:`CHANGE_GROUPS`), as a reader looks for it.
+
+    Any change of an operation that runs ``torch.load`` is ``"load"``; otherwise a change of
+    warnings is ``"warnings"``, a change of what raises or of its message ``"errors"``, a change
+    of a measured property ``"copies"``, and a cell that was run in one matrix and not in the
+    other ``"other"``; a change of warnings or of an error message whose :func:`words` are the
+    same is ``"locations"``.
+
+    >>> change_group(CellChange("clone", "non_leaf", "shares_storage", False, True, "enabled"))
+    'copies'
+    >>> change_group(CellChange("save_load", "subclass", "outcome", "measured", "raises E: e"))
+    'load'
+    """
+    if change.operation in _load_operations():
+        return "load"
+    if change.field in ("warnings", "error") and words(change.old) == words(change.new):
+        return "locations"
+    if change.field == "warnings":
+        return "warnings"
+    if change.field in ("outcome", "error"):
+        return "errors"
+    if change.field in ("not_run", "row"):
+        return "other"
+    return "copies"
+
+
+def words(message: object) -> object:
+    r"""Return a message (or a list of them) without what names the build rather than the words.
+
+    Dropped: the C++ place torch quotes ("(Triggered internally at ../aten/src/...cpp:305.)"), the
+    list of backends a dispatcher error names, and everything after the first blank line (where
+    each backend's kernel was registered). Anything other than text is returned as it is.
+
+    >>> words("UserWarning: Casting (Triggered internally at ../aten/src/Copy.cpp:305.)")
+    'UserWarning: Casting'
+    >>> words(["E: only available for these backends: [CPU, CUDA].\n\nCPU: registered at a.cpp:1"])
+    ['E: only available for these backends: [...].']
+    """
+    if isinstance(message, list | tuple):
+        return [words(item) for item in message]
+    if not isinstance(message, str):
+        return message
+    kept = message.split("\n\n", 1)[0]
+    kept = _TRIGGERED.sub("", kept)
+    return _BACKENDS.sub(r"\1[...]", kept).rstrip()
+
+
 # -- Helpers -----------------------------------------------------------------------------
+
+
+def _load_operations() -> frozenset[str]:
+    """Return the operations whose code runs ``torch.load``."""
+    from tcdoc._modules import module_operations
+    from tcdoc._registry import operations
+
+    tensor_ops = {op.name for op in operations(include_unavailable=True) if "torch.load" in op.code}
+    module_ops = {op.name for op in module_operations(include_unavailable=True) if "torch.load" in op.code}
+    return frozenset(tensor_ops | module_ops)
 
 
 def _rows_by_key(matrix: Matrix) -> dict[tuple[str, str, str | None], ProbeResult | ModuleResult]:

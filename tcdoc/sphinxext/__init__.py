@@ -7,6 +7,9 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
   operation with a table per group of scenarios;
 - ``tcdoc-grad-modes``: the answers of one ``:family:`` that change under ``torch.no_grad()`` or
   ``torch.inference_mode()``, one compact table;
+- ``tcdoc-changes``: what changed between torch releases, from the snapshots in
+  ``tcdoc_snapshots`` and this build's matrix (the ``tcdoc-matrix`` tables then mark each cell
+  that differs between releases, with a link to it);
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
   one compact table;
@@ -34,7 +37,8 @@ gallery's guards) lives with that site, in ``docs/_ext``, and is not part of thi
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job: ``_config`` (the settings, checked when the configuration is read),
-``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_roles`` (the
+``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_changes`` (the
+history of releases), ``_roles`` (the
 fact roles), ``_table_nodes`` (their cells and tables), ``_links`` (links from an operation's
 code to its page), ``_state`` (the build's
 matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``,
@@ -50,6 +54,7 @@ from sphinx.application import Sphinx
 
 import tcdoc
 from tcdoc.sphinxext import _claims, _config, _i18n, _roles, _state, _table_nodes, _tables
+from tcdoc.sphinxext._changes import ChangesDirective
 from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._grad_modes import GradModesDirective
@@ -66,6 +71,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-summary", _tables.SummaryDirective)
     app.add_directive("tcdoc-matrix", _tables.MatrixDirective)
     app.add_directive("tcdoc-grad-modes", GradModesDirective)
+    app.add_directive("tcdoc-changes", ChangesDirective)
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
     app.add_directive("tcdoc-properties", _tables.PropertiesDirective)
     app.add_directive("tcdoc-modules", _tables.ModulesDirective)

@@ -30,6 +30,16 @@ def add_config_values(app: Sphinx) -> None:
     app.add_config_value("tcdoc_operation_docs", {}, "env", types=[dict])
     # The docname that an operation not in tcdoc_operation_docs links to; None: no link.
     app.add_config_value("tcdoc_operation_default_doc", None, "env", types=[str, type(None)])
+    # The folder of snapshots (torch-X.Y.Z.json), relative to the source directory, that
+    # tcdoc-changes compares and the matrix tables mark changes from; None: none.
+    app.add_config_value("tcdoc_snapshots", None, "env", types=[str, type(None)])
+    # The address of a torch release's notes, {version} filled in; None: versions are not linked.
+    app.add_config_value(
+        "tcdoc_release_notes",
+        "https://github.com/pytorch/pytorch/releases/tag/v{version}",
+        "env",
+        types=[str, type(None)],
+    )
     app.connect("config-inited", check_config)
 
 

@@ -10,22 +10,29 @@ disk, or from a parallel reader, starts with an empty one, and measures again wh
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 import tcdoc
 
-__all__ = ["BuildState", "build_matrix", "namespaces", "purge_doc", "reset"]
+if TYPE_CHECKING:
+    from tcdoc.sphinxext._changes import History
+
+__all__ = ["BuildState", "build_matrix", "namespaces", "purge_doc", "reset", "state"]
 
 
 @dataclasses.dataclass
 class BuildState:
-    """What one build measured and ran: the matrix of each device, each page's snippet namespace."""
+    """What one build measured and ran: the matrix of each device, each page's snippet namespace.
+
+    ``history`` holds the releases read from ``tcdoc_snapshots`` with their changes, read once.
+    """
 
     matrices: dict[str, tcdoc.Matrix] = dataclasses.field(default_factory=dict)
     namespaces: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    history: History | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {}  # live objects: an unpickled environment starts with an empty state
@@ -43,13 +50,15 @@ def state(env: BuildEnvironment) -> BuildState:
     return found
 
 
-def build_matrix(env: BuildEnvironment) -> tcdoc.Matrix:
+def build_matrix(env: BuildEnvironment, device: str | None = None) -> tcdoc.Matrix:
     """Return the build's matrix, probed on ``tcdoc_device`` the first time a page asks for it.
 
-    Every directive, role and claim of a build reads this one matrix.
+    Every directive, role and claim of a build reads this one matrix. ``device`` asks for the
+    matrix of another device instead (the history of releases compares CPU matrices), probed
+    once too: on the CPU, where ``tcdoc_device`` is the CPU, it is the same matrix.
     """
     matrices = state(env).matrices
-    device = str(env.config.tcdoc_device)
+    device = str(env.config.tcdoc_device) if device is None else device
     if device not in matrices:
         matrices[device] = tcdoc.matrix(device=device)
     return matrices[device]

@@ -25,6 +25,7 @@ from tcdoc._names import (
     SCENARIO_GROUPS,
     is_not_applicable,
 )
+from tcdoc.sphinxext._changes import changed_cells, changed_mark, changed_note
 from tcdoc.sphinxext._config import operation_doc
 from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
@@ -165,13 +166,19 @@ class MatrixDirective(SphinxDirective):
         table = make_table([_("property"), *(r.scenario for r in results)], [], ["tcdoc-matrix"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
+        changed = changed_cells(self.env) or frozenset()
+        marked = False
         for index, field in enumerate(fields):
             row = nodes.row()
             row += make_cell(_(LABELS[field]))
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
                     values = result.outcome.as_dict()
-                    row += make_cell(values[field], field, values)
+                    entry = make_cell(values[field], field, values)
+                    if (result.operation, result.scenario, result.grad_mode, field) in changed:
+                        _mark(entry, changed_mark(self.env))
+                        marked = True
+                    row += entry
                 elif index == 0:
                     if isinstance(result.outcome, tcdoc.ErrorInfo):
                         spanning = make_cell(_("raises {type} (below)").format(type=result.outcome.type))
@@ -181,6 +188,15 @@ class MatrixDirective(SphinxDirective):
                     spanning["morerows"] = len(fields) - 1
                     row += spanning
             body.append(row)
+        # A change of the whole cell (it raised, or warned, or said otherwise) marks its heading.
+        head = table.next_node(nodes.thead)
+        assert isinstance(head, nodes.thead)
+        headings = list(head.findall(nodes.entry))[1:]
+        for heading, result in zip(headings, results, strict=True):
+            whole = ("outcome", "error", "not_run", "warnings")
+            if any((result.operation, result.scenario, result.grad_mode, f) in changed for f in whole):
+                _mark(heading, changed_mark(self.env))
+                marked = True
         # The same message on several scenarios is listed once, with the scenarios that gave it.
         messages: dict[tuple[str, str], list[str]] = {}
         for result in results:
@@ -194,7 +210,15 @@ class MatrixDirective(SphinxDirective):
                 labels=_(", ").join(_(LABELS[field]) for field in hidden)
             )
             left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
-        return [table, *legend(table), *left_out, *message_list(messages)]
+        changes = [changed_note(self.env)] if marked else []
+        return [table, *legend(table), *changes, *left_out, *message_list(messages)]
+
+
+def _mark(entry: nodes.entry, mark: nodes.Node) -> None:
+    """Put ``mark`` at the end of the cell's last paragraph."""
+    last = entry.children[-1]
+    assert isinstance(last, nodes.Element)
+    last += mark
 
 
 class PropertiesDirective(SphinxDirective):
