@@ -538,8 +538,12 @@ def test_findings_display_as_a_list() -> None:
     found = tcdoc.bench.findings(_made_up(), "same work")
     assert len(found) == 1
     assert repr(found).startswith("- At 64 MiB")
-    assert found._repr_html_().startswith('<ul class="tcdoc-findings"><li>At 64 MiB')
+    assert found._repr_html_().startswith('<ul class="tcdoc-findings" lang="en"><li>At 64 MiB')
     assert "<code>x.detach().clone()</code>" in found._repr_html_()  # not x.detach() and x.clone()
+    # The same findings in Chinese follow, hidden: the Chinese edition shows them instead.
+    (chinese,) = found.translations["zh_CN"]
+    assert chinese.startswith("在 64 MiB 时") and chinese.endswith("。")
+    assert '<ul class="tcdoc-findings" lang="zh-CN" hidden><li>在 64 MiB 时' in found._repr_html_()
     assert repr(tcdoc.bench.Findings(())) == "(no findings)"
 
 

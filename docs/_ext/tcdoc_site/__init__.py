@@ -23,9 +23,13 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (``_a11y``, ``_static/tcdoc-a11y.js``),
   pictures that load lazily, on each page only the sphinx-gallery files that the page uses, and
   stylesheets minified (``_assets``);
-- the Chinese edition's search, pointed at the stemmer Sphinx ships (``_search``).
+- the Chinese edition's search, pointed at the stemmer Sphinx ships (``_search``);
+- the examples' figures drawn in every language by the English build, each edition showing its
+  own (``_figures``), and sphinx-gallery's generated words (cards, downloads, running times) and
+  the cost findings in the build's language (``_gallery_words``).
 
-The words this extension writes into pages (the GPU notes) are translated through its own
+The words this extension writes into pages (the GPU notes, sphinx-gallery's words, the examples'
+plot labels) are translated through its own
 catalogue, ``tcdoc_site`` (``_catalog``), which lives with the site, not in the package.
 """
 
@@ -42,7 +46,9 @@ from tcdoc_site import (
     _catalog,
     _code_links,
     _copy_button,
+    _figures,
     _gallery_guard,
+    _gallery_words,
     _gpu,
     _search,
     _sitemap,
@@ -81,4 +87,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("build-finished", _search.repair_chinese_search)
+    app.connect("doctree-read", _figures.use_translated_figures)
+    app.connect("doctree-read", _gallery_words.translate_gallery_words)
+    app.connect("doctree-read", _gallery_words.keep_language_findings)
+    app.connect("build-finished", _gallery_words.translate_theme_labels)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

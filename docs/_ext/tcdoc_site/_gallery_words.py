@@ -1,0 +1,199 @@
+"""sphinx-gallery's generated words in the build's language: what no page catalogue holds.
+
+sphinx-gallery writes its pages' fixed words in English and ships no translations, and the
+Chinese edition reuses the pages the English build generated. In a build in another language,
+:func:`translate_gallery_words` replaces, in each page as it is read:
+
+- the gallery cards' titles and tooltips (the gallery's index, each mini-gallery's "related
+  examples"), which sphinx-gallery writes as raw HTML from the example's title and first
+  paragraph: they come from the same messages of the example's own page catalogue;
+- "Total running time of the script", the download links and the computation-times pages,
+  through this extension's catalogue (``tcdoc_site``).
+
+:func:`translate_theme_labels` translates the few labels that furo's templates write without
+its translation function (the sidebars' and the theme switch's ``aria-label``).
+
+In every build, :func:`keep_language_findings` keeps, of the cost findings that
+:func:`tcdoc.bench.findings` writes in every language, the build's own.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+
+from tcdoc_site._catalog import translate as _
+from tcdoc_site._figures import LANGUAGES
+
+__all__ = ["keep_language_findings", "translate_gallery_words", "translate_theme_labels"]
+
+_TIMING = re.compile(r"^\s*\((\d+) minutes ([\d.]+) seconds\)\s*$")
+_TOTAL = re.compile(r"^ total execution time for (\d+) files? $")
+_FROM = re.compile(r"^from (.+)$")
+_TOOLTIP = re.compile(r'(<div class="sphx-glr-thumbcontainer"[^>]*? tooltip=")([^"]*)(")')
+_TITLE = re.compile(r'(<div class="sphx-glr-thumbnail-title">)(.*?)(</div>)', re.DOTALL)
+_FINDINGS = re.compile(r'<ul class="tcdoc-findings" lang="([\w-]+)"( hidden)?>.*?</ul>', re.DOTALL)
+
+
+def _downloads() -> dict[str, str]:
+    """The download links' words, each with its translation (a function, so the build's language applies)."""
+    return {
+        "Download Jupyter notebook": _("Download Jupyter notebook: {name}"),
+        "Download Python source code": _("Download Python source code: {name}"),
+        "Download zipped": _("Download zipped: {name}"),
+        "Download all examples in Python source code": _("Download all examples in Python source code: {name}"),
+        "Download all examples in Jupyter notebooks": _("Download all examples in Jupyter notebooks: {name}"),
+    }
+
+
+def _table_headings() -> dict[str, str]:
+    return {"Example": _("Example"), "Time": _("Time"), "Mem (MB)": _("Mem (MB)")}
+
+
+def translate_gallery_words(app: Sphinx, doctree: nodes.document) -> None:
+    """In a build in another language, put sphinx-gallery's words of this page in that language."""
+    language = app.config.language
+    if language not in LANGUAGES:
+        return
+    cards = _card_words(str(Path(app.srcdir) / "locales"), language)
+    for raw in doctree.findall(nodes.raw):
+        text = raw.astext()
+        if "sphx-glr-thumbcontainer" not in text and "sphx-glr-thumbnail-title" not in text:
+            continue
+        text = _TOOLTIP.sub(lambda m: m[1] + _card(cards, m[2]) + m[3], text)
+        text = _TITLE.sub(lambda m: m[1] + _card(cards, m[2]) + m[3], text)
+        raw.children = [nodes.Text(text)]
+    downloads = _downloads()
+    for literal in doctree.findall(nodes.literal):
+        if not isinstance(literal.parent, addnodes.download_reference):
+            continue
+        words, _sep, name = literal.astext().partition(": ")
+        if words in downloads:
+            literal.children = [nodes.Text(downloads[words].format(name=name))]
+    for paragraph in doctree.findall(nodes.paragraph):
+        _timing(paragraph)
+    if doctree.get("source", "").endswith("sg_execution_times.rst"):
+        _computation_times(doctree)
+
+
+def _timing(paragraph: nodes.paragraph) -> None:
+    """Translate "**Total running time of the script:** (0 minutes 1.141 seconds)"."""
+    if "sphx-glr-timing" not in paragraph["classes"] or len(paragraph.children) != 2:
+        return
+    strong, rest = paragraph.children
+    found = _TIMING.match(rest.astext())
+    if not isinstance(strong, nodes.strong) or not found:
+        return
+    strong.children = [nodes.Text(_("Total running time of the script:"))]
+    words = _("({minutes} minutes {seconds} seconds)").format(minutes=found[1], seconds=found[2])
+    paragraph.replace(rest, nodes.Text(" " + words))
+
+
+def _computation_times(doctree: nodes.document) -> None:
+    """Translate a computation-times page: its title, its total, its table's headings."""
+    for title in doctree.findall(nodes.title):
+        if title.astext() == "Computation times":
+            title.children = [nodes.Text(_("Computation times"))]
+    for paragraph in doctree.findall(nodes.paragraph):
+        parts = paragraph.children
+        if len(parts) != 4 or not isinstance(parts[0], nodes.strong) or not isinstance(parts[2], nodes.strong):
+            continue
+        count, where = _TOTAL.match(parts[1].astext()), _FROM.match(parts[2].astext())
+        if not count or not where:
+            continue
+        if where[1] == "all galleries":
+            words = _("total execution time for {count} files from all galleries:")
+        else:
+            words = _("total execution time for {count} files from {gallery}:")
+        before, _sep, after = words.format(count=count[1], gallery="\0").partition("\0")
+        new = [parts[0], nodes.Text(before)]
+        if after or _sep:
+            new += [nodes.literal(where[1], where[1]), nodes.Text(after)]
+        paragraph.children = []
+        paragraph.extend(new)
+    headings = _table_headings()
+    for head in doctree.findall(nodes.thead):
+        for entry in head.findall(nodes.paragraph):
+            if entry.astext() in headings:
+                entry.children = [nodes.Text(headings[entry.astext()])]
+
+
+def _card(cards: dict[str, str], escaped: str) -> str:
+    """Return a card's title or tooltip (HTML-escaped) in the build's language, where its example's catalogue has it."""
+    words = html.unescape(escaped)
+    return html.escape(cards.get(words, words), quote=True)
+
+
+@functools.cache
+def _card_words(locales: str, language: str) -> dict[str, str]:
+    """Map each example message, as sphinx-gallery writes it on a card, to its translation, as a card would show it."""
+    from sphinx_gallery.gen_rst import _sanitize_rst
+
+    found: dict[str, str] = {}
+    folder = Path(locales) / language / "LC_MESSAGES" / "auto_examples"
+    for po in sorted(folder.rglob("*.po")):
+        with po.open("rb") as stream:
+            catalog = read_po(stream)
+        for message in catalog:
+            if isinstance(message.id, str) and message.id and isinstance(message.string, str) and message.string:
+                english = _sanitize_rst(message.id.replace("\n", " "))
+                found[english] = _plain(_sanitize_rst(message.string.replace("\n", " ")))
+    return found
+
+
+def _plain(text: str) -> str:
+    """Drop the inline markup that sphinx-gallery's own sanitizer leaves where no space precedes it (Chinese)."""
+    text = re.sub(r"``([^`]+)``", r"\1", text)
+    text = re.sub(r":(?:[\w-]+:)+`([^`<]+?)\s*(?:<[^>]*>)?`", r"\1", text)
+    text = re.sub(r"`([^`<]+?)\s*<[^>]*>`__?", r"\1", text)
+    return re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+
+
+def keep_language_findings(app: Sphinx, doctree: nodes.document) -> None:
+    """Keep, of each output's cost findings in every language, the build's own, shown (English elsewhere)."""
+    language = (app.config.language if app.config.language in LANGUAGES else "en").replace("_", "-")
+    for raw in doctree.findall(nodes.raw):
+        text = raw.astext()
+        if "tcdoc-findings" not in text:
+            continue
+        langs = {m[1] for m in _FINDINGS.finditer(text)}
+        keep = language if language in langs else "en"
+
+        def choose(found: re.Match[str], keep: str = keep) -> str:
+            if found[1] != keep:
+                return ""
+            return found[0].replace(" hidden>", ">", 1) if found[2] else found[0]
+
+        raw.children = [nodes.Text(_FINDINGS.sub(choose, text))]
+
+
+def _theme_labels() -> dict[str, str]:
+    return {
+        "Toggle site navigation sidebar": _("Toggle site navigation sidebar"),
+        "Toggle table of contents sidebar": _("Toggle table of contents sidebar"),
+        "Toggle Light / Dark / Auto color theme": _("Toggle Light / Dark / Auto color theme"),
+    }
+
+
+def translate_theme_labels(app: Sphinx, exception: Exception | None) -> None:
+    """In a build in another language, translate furo's untranslated ``aria-label`` words in every page."""
+    if exception is not None or app.config.language not in LANGUAGES or app.builder.format != "html":
+        return
+    labels = {
+        f'aria-label="{html.escape(english)}"': f'aria-label="{html.escape(words, quote=True)}"'
+        for english, words in _theme_labels().items()
+    }
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = text
+        for english, words in labels.items():
+            new = new.replace(english, words)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
