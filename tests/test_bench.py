@@ -542,7 +542,8 @@ def test_findings_display_as_a_list() -> None:
     assert "<code>x.detach().clone()</code>" in found._repr_html_()  # not x.detach() and x.clone()
     # The same findings in Chinese follow, hidden: the Chinese edition shows them instead.
     (chinese,) = found.translations["zh_CN"]
-    assert chinese.startswith("在 64 MiB 时") and chinese.endswith("。")
+    assert chinese.startswith("在 64 MiB 时")
+    assert chinese.endswith("。")
     assert '<ul class="tcdoc-findings" lang="zh-CN" hidden><li>在 64 MiB 时' in found._repr_html_()
     assert repr(tcdoc.bench.Findings(())) == "(no findings)"
 

@@ -178,12 +178,18 @@ def _size(sweep: Sweep, language: str) -> list[str]:
         parts.append(t("no method that copies took ten times as long, beyond noise"))
     if "detach" in sweep.methods:
         grew = more(sweep.get("detach", largest), sweep.get("detach", smallest), factor=_GREW)
-        parts.append(t("x.detach(), which copies nothing, did too") if grew else t("x.detach(), which copies nothing, did not"))
+        parts.append(
+            t("x.detach(), which copies nothing, did too")
+            if grew
+            else t("x.detach(), which copies nothing, did not")
+        )
     if not parts:
         return []
     return [
         t("From {smallest} to {largest}, {parts}.").format(
-            smallest=format_size(smallest), largest=format_size(largest), parts=SEMICOLON[language].join(parts)
+            smallest=format_size(smallest),
+            largest=format_size(largest),
+            parts=SEMICOLON[language].join(parts),
         )
     ]
 
@@ -195,10 +201,14 @@ def _fixed_cost(sweep: Sweep, language: str) -> list[str]:
     t = translator(language)
     smallest, largest = sweep.sizes[0], sweep.sizes[-1]
     small = (sweep.get("deepcopy", smallest), sweep.get("clone", smallest))
-    sentence = t("At {size}, {comparison}").format(size=format_size(smallest), comparison=_comparison(*small, t))
+    sentence = t("At {size}, {comparison}").format(
+        size=format_size(smallest), comparison=_comparison(*small, t)
+    )
     if largest != smallest:
         large = (sweep.get("deepcopy", largest), sweep.get("clone", largest))
-        sentence += t("; at {size}, {comparison}").format(size=format_size(largest), comparison=_comparison(*large, t))
+        sentence += t("; at {size}, {comparison}").format(
+            size=format_size(largest), comparison=_comparison(*large, t)
+        )
         if more(*small) and spreads_overlap(*large):
             sentence += t(": what deepcopy adds is a cost per call, which does not grow with the tensor")
     return [sentence + PERIOD[language]]
@@ -270,10 +280,14 @@ def _reuse(sweep: Sweep, language: str) -> list[str]:
         same = [code_of(m) for m in reusing if not more(clone, sweep.get(m, nbytes))]
         parts = []
         if less:
-            parts.append(t("{names} cost less than x.clone(), beyond noise").format(names=join_words(less, language)))
+            parts.append(
+                t("{names} cost less than x.clone(), beyond noise").format(names=join_words(less, language))
+            )
         if same:
             parts.append(
-                t("{names} did not cost less than x.clone(), beyond noise").format(names=join_words(same, language))
+                t("{names} did not cost less than x.clone(), beyond noise").format(
+                    names=join_words(same, language)
+                )
             )
         sentences.append(
             t("At {size}, writing into a buffer allocated once saves the fresh pages: {parts}.").format(

@@ -23,12 +23,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullLocator
 
-from tcdoc import _locale
 from tcdoc._locale import translator
-
 from tcdoc.bench._format import format_size
 from tcdoc.bench._methods import METHODS
 from tcdoc.bench._results import Cost, Sweep
+from tcdoc.draw._render import remember, use_cjk_font
 
 __all__ = ["plot_bandwidth", "plot_time"]
 
@@ -167,14 +166,14 @@ def _methods(sweep: Sweep, methods: Iterable[str] | None) -> tuple[str, ...]:
 
 
 def _new_axes() -> Axes:
-    """Return the axes of a new figure of matplotlib's own (not pyplot's), for a drawing in another language."""
+    """Return the axes of a new figure, matplotlib's own (not pyplot's), to draw again in another language."""
     return Figure(figsize=_SIZE, layout="constrained").add_subplot()
 
 
 def _finish(ax: Axes, language: str) -> Axes:
     if language != "en":
         parent = ax.figure
-        _locale.use_cjk_font(parent if isinstance(parent, Figure) else parent.figure)
+        use_cjk_font(parent if isinstance(parent, Figure) else parent.figure)
     return ax
 
 
@@ -187,7 +186,7 @@ def _axes(sweep: Sweep, ax: Axes | None, t: Callable[[str], str], draw_again: Ca
         raise TypeError(f"sweep must be a tcdoc.bench.Sweep, got {type(sweep).__name__}")
     if ax is None:
         figure, ax = plt.subplots(figsize=_SIZE, layout="constrained")
-        _locale.remember(figure, lambda language: _root(draw_again(language)))
+        remember(figure, lambda language: _root(draw_again(language)))
     elif not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     ax.set_xscale("log", base=2)

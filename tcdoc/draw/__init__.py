@@ -34,10 +34,9 @@ from tcdoc.draw._model import (
     diagram,
     diagrams,
 )
-from tcdoc._locale import redraw
 
 if TYPE_CHECKING:
-    from tcdoc.draw._render import COLOURS, draw, draw_operations, draw_panels
+    from tcdoc.draw._render import COLOURS, draw, draw_operations, draw_panels, redraw
 
 __all__ = [
     "COLOURS",
@@ -58,9 +57,9 @@ __all__ = [
 ]
 
 # The names that need matplotlib, loaded from the rendering module on first use.
-_RENDERING = ("COLOURS", "draw", "draw_operations", "draw_panels")
+_RENDERING = ("COLOURS", "draw", "draw_operations", "draw_panels", "redraw")
 
-for _value in (Diagram, Failure, Span, StorageBar, TensorBox, alt_text, diagram, diagrams, redraw):
+for _value in (Diagram, Failure, Span, StorageBar, TensorBox, alt_text, diagram, diagrams):
     _value.__module__ = __name__  # documented and pickled as tcdoc.draw.NAME
 
 if not TYPE_CHECKING:  # type checkers read the import above instead

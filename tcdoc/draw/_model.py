@@ -386,7 +386,9 @@ def alt_text(model: Diagram | Failure, language: str = "en") -> str:
     }
     parts.append(t("Version counter: {words}.").format(words=counter[model.shares_version_counter]))
     parts.append(
-        t("Autograd edge from {y} to {x}: {words}.").format(y=y.name, x=x.name, words=_edge_words(model, language))
+        t("Autograd edge from {y} to {x}: {words}.").format(
+            y=y.name, x=x.name, words=_edge_words(model, language)
+        )
     )
     return SENTENCE_BREAK[language].join(parts)
 
@@ -469,7 +471,9 @@ def _edge_words(model: Diagram, language: str) -> str:
     t = translator(language)
     x, y = model.names
     if model.edge == "kept":
-        return t("kept, gradients flow back to {x} through {grad_fn}").format(x=x, grad_fn=model.result.grad_fn)
+        return t("kept, gradients flow back to {x} through {grad_fn}").format(
+            x=x, grad_fn=model.result.grad_fn
+        )
     if model.edge == "none":
         return t("none, {x} has no autograd history").format(x=x)
     if model.edge == "same object":

@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import textwrap
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 
 import matplotlib.pyplot as plt
 import torch
+from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
+from matplotlib.text import Text
 
 import tcdoc
 from tcdoc import _locale
 from tcdoc._locale import translator
 from tcdoc.draw._model import MAX_CELLS, Diagram, Failure, StorageBar, TensorBox, alt_text, diagram, diagrams
 
-__all__ = ["COLOURS", "draw", "draw_operations", "draw_panels"]
+__all__ = [
+    "CJK_FONTS",
+    "COLOURS",
+    "cjk_font",
+    "draw",
+    "draw_operations",
+    "draw_panels",
+    "redraw",
+    "remember",
+    "use_cjk_font",
+]
 
 
 # Okabe-Ito colours, which colour-blind readers tell apart; lines and fills are mid-tones that
@@ -30,6 +44,15 @@ COLOURS = {
     "version": "#CC79A7",  # reddish purple
     "line": "#8C8C8C",  # mid grey
 }
+CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+)
+"""Fonts with Chinese characters, the first found is used (Debian's ``fonts-noto-cjk`` has the first)."""
+
 _FILL = {"x": "#DCEFFB", "y": "#FDEBC8", "label": "#F2F2F2", "bar": "#E4E4E4", "error": "#F9DCCB"}
 _INK = "#1A1A1A"
 
@@ -93,7 +116,7 @@ def draw(
     _render(ax, model, max(bar.nbytes for bar in model.storages), 10.0, t, language)
     figure = _root_figure(ax)
     if language != "en":
-        _locale.use_cjk_font(figure)
+        use_cjk_font(figure)
     return figure
 
 
@@ -177,7 +200,7 @@ def draw_panels(
     _check_columns(columns)
     t = translator(language)  # checks the language before anything is drawn
     if language != "en":
-        _locale.cjk_font()
+        cjk_font()
     if isinstance(models, (Diagram, Failure)) or not isinstance(models, Sequence) or not models:
         raise ValueError(f"models must be a non-empty sequence of Diagram or Failure, got {models!r}")
     for model in models:
@@ -206,9 +229,9 @@ def draw_panels(
         else:
             _render(ax, model, full, fontsize, t, language)
     if language != "en":
-        _locale.use_cjk_font(figure)
+        use_cjk_font(figure)
     drawn = tuple(models)
-    _locale.remember(figure, lambda other: draw_panels(drawn, columns, figure=Figure(), language=other))
+    remember(figure, lambda other: draw_panels(drawn, columns, figure=Figure(), language=other))
     return figure
 
 
@@ -449,7 +472,14 @@ def _render_failure(ax: Axes, failure: Failure, fontsize: float, t: Callable[[st
         )
     )
     _heading(ax, failure.heading, fontsize)
-    ax.text(0.85, 4.55, t("raises {error_type}").format(error_type=failure.error_type), va="top", fontsize=fontsize + 1, color=_INK)
+    ax.text(
+        0.85,
+        4.55,
+        t("raises {error_type}").format(error_type=failure.error_type),
+        va="top",
+        fontsize=fontsize + 1,
+        color=_INK,
+    )
     message = textwrap.shorten(failure.message, 160, placeholder=" ...")
     ax.text(0.85, 3.85, textwrap.fill(message, 62), va="top", fontsize=fontsize - 0.5, color=_INK)
 
@@ -480,6 +510,84 @@ def save_png(
     """
     figure = draw_panels(models, columns, figure=Figure(), language=language)
     figure.savefig(path, format="png", dpi=150, transparent=True)
+
+
+@functools.cache
+def cjk_font() -> str:
+    """Return the name of an installed font with Chinese characters, for matplotlib.
+
+    Raises
+    ------
+    RuntimeError
+        Where none of :data:`CJK_FONTS` is installed: the labels would be drawn as empty boxes.
+
+    """
+
+    def installed() -> str | None:
+        for name in CJK_FONTS:
+            try:
+                font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False)
+            except ValueError:
+                continue
+            return name
+        return None
+
+    found = installed()
+    if found is None:
+        # matplotlib's font list is cached: a font installed after it was made is not in it.
+        known = {font.fname for font in font_manager.fontManager.ttflist}
+        for path in font_manager.findSystemFonts():
+            if path not in known:
+                font_manager.fontManager.addfont(path)
+        found = installed()
+    if found is not None:
+        return found
+    raise RuntimeError(
+        "tcdoc draws Chinese labels with a CJK font, and matplotlib finds none of "
+        f"{', '.join(CJK_FONTS)}: install one (on Debian or Ubuntu: apt-get install fonts-noto-cjk) "
+        "and build again."
+    )
+
+
+def use_cjk_font(figure: Figure) -> None:
+    """Let every text of ``figure`` fall back to the CJK font for the characters its own font lacks.
+
+    Latin letters and digits keep the font they had (matplotlib takes each character from the
+    first font of a text's family list that has it).
+    """
+    font = cjk_font()
+    for text in figure.findobj(Text):
+        family = [name for name in text.get_fontfamily() if name != font]
+        text.set_fontfamily([*(family or ["sans-serif"]), font])
+
+
+# What drew each figure, so that it can be drawn again in another language (weakly held: a
+# figure that is closed and dropped is forgotten).
+_DRAWN: weakref.WeakKeyDictionary[Figure, Callable[[str], Figure]] = weakref.WeakKeyDictionary()
+
+
+def remember(figure: Figure, draw_again: Callable[[str], Figure]) -> None:
+    """Record how to draw ``figure`` again in a given language: ``draw_again(language)``."""
+    _DRAWN[figure] = draw_again
+
+
+def redraw(figure: Figure, language: str) -> Figure | None:
+    """Return a new figure with the picture of ``figure`` in ``language``; ``None`` if tcdoc did not draw it.
+
+    The new figure is matplotlib's own, not pyplot's (no window opens, nothing keeps it alive).
+    Only figures that :mod:`tcdoc.draw` or :mod:`tcdoc.bench` drew in full can be drawn again.
+
+    Raises
+    ------
+    ValueError
+        For a language other than ``"en"`` and ``"zh_CN"``.
+    RuntimeError
+        For a language written in Chinese characters where no CJK font is installed.
+
+    """
+    translator(language)
+    draw_again = _DRAWN.get(figure)
+    return None if draw_again is None else draw_again(language)
 
 
 # -- Helpers -----------------------------------------------------------------------------------

@@ -131,9 +131,9 @@ class _Words(HTMLParser):
 def english_words(text: str) -> list[str]:
     """Return the English words of ``text``: Latin words that are neither allowed names nor code.
 
-    >>> english_words("y = x.clone() 会复制数据，state_dict 和 CloneBackward0 都是名字")
+    >>> english_words("y = x.clone() 会复制数据, state_dict 和 CloneBackward0 都是名字")
     []
-    >>> english_words("下载 Jupyter notebook：plot_01_clone.ipynb")
+    >>> english_words("下载 Jupyter notebook: plot_01_clone.ipynb")
     []
     >>> english_words("Total running time of the script: 1 秒")
     ['Total', 'running', 'time', 'of', 'script']
@@ -173,7 +173,10 @@ def test_the_figures_are_the_chinese_ones() -> None:
     images = []
     for page in sorted((CHINESE / "auto_examples").rglob("plot_*.html")):
         text = page.read_text(encoding="utf-8")
-        images += [(page, src, alt) for src, alt in re.findall(r'<img src="([^"]*sphx_glr_[^"]*)"[^>]*alt="([^"]*)"', text)]
+        images += [
+            (page, src, alt)
+            for src, alt in re.findall(r'<img src="([^"]*sphx_glr_[^"]*)"[^>]*alt="([^"]*)"', text)
+        ]
     figures = [(page, src, alt) for page, src, alt in images if "_thumb" not in src]
     assert len(figures) >= 15, f"only {len(figures)} example figures in the Chinese gallery"
     for page, src, alt in figures:

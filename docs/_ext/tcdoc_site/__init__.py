@@ -87,7 +87,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("build-finished", _search.repair_chinese_search)
-    app.connect("doctree-read", _figures.use_translated_figures)
+    # Before Sphinx's image collector (priority 500) notes the pictures to copy.
+    app.connect("doctree-read", _figures.use_translated_figures, priority=400)
     app.connect("doctree-read", _gallery_words.translate_gallery_words)
     app.connect("doctree-read", _gallery_words.keep_language_findings)
     app.connect("build-finished", _gallery_words.translate_theme_labels)

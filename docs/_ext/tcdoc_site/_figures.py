@@ -31,12 +31,20 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+from tcdoc._locale import COMMA
 from tcdoc_site._catalog import CATALOG, LOCALE_DIR
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["LANGUAGES", "PLAIN_FIGURE_WORDS", "scraper", "translate_plain", "use_translated_figures", "variant"]
+__all__ = [
+    "LANGUAGES",
+    "PLAIN_FIGURE_WORDS",
+    "scraper",
+    "translate_plain",
+    "use_translated_figures",
+    "variant",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +79,8 @@ def variant(path: str | Path, language: str, suffix: str = ".png") -> PurePosixP
     >>> variant("/a/b_001.png", "zh_CN", ".txt").name
     'b_001.zh_CN.txt'
     """
-    path = PurePosixPath(Path(path).as_posix())
-    return path.with_name(f"{path.stem}.{language}{suffix}")
+    posix = PurePosixPath(Path(path).as_posix())
+    return posix.with_name(f"{posix.stem}.{language}{suffix}")
 
 
 def scraper(block: Any, block_vars: dict[str, Any], gallery_conf: dict[str, Any], **kwargs: Any) -> str:
@@ -86,26 +94,48 @@ def scraper(block: Any, block_vars: dict[str, Any], gallery_conf: dict[str, Any]
     rst: str = matplotlib_scraper(block, block_vars, gallery_conf, **kwargs)  # closes the figures
     paths = iterator.paths[before:]
     if len(paths) != len(figures):
-        raise ExtensionError(f"tcdoc_site: {len(figures)} figures were open, sphinx-gallery saved {len(paths)}")
+        raise ExtensionError(
+            f"tcdoc_site: {len(figures)} figures were open, sphinx-gallery saved {len(paths)}"
+        )
+    file_conf = block_vars.get("file_conf") or {}
+    thumbnail = file_conf.get("thumbnail_number", None if "thumbnail_path" in file_conf else 1)
     for figure, path in zip(figures, paths, strict=True):
         for language in LANGUAGES:
-            _save_variant(figure, Path(path), language)
+            saved = _save_variant(figure, Path(path), language)
+            if saved is not None and path == iterator.image_path.format(thumbnail):
+                _save_thumbnail(saved, Path(path), language, gallery_conf)
     return rst
 
 
-def _save_variant(figure: Figure, path: Path, language: str) -> None:
+def _save_variant(figure: Figure, path: Path, language: str) -> Path | None:
+    """Save ``figure`` in ``language`` beside ``path``, with its alt text; return where.
+
+    Return ``None`` where no CJK font is installed, having drawn nothing.
+    """
     from tcdoc import draw
-    from tcdoc._locale import cjk_font
+    from tcdoc.draw._render import cjk_font
 
     try:
         cjk_font()
     except RuntimeError as exc:
         logger.info("tcdoc_site: no %s variant of %s: %s", language, path.name, exc)
-        return
+        return None
     translated = draw.redraw(figure, language) or translate_plain(figure, _translator(language))
     target = Path(variant(path, language))
     translated.savefig(target, facecolor=translated.get_facecolor(), dpi=figure.dpi)
-    target.with_suffix(".txt").write_text(_titles(translated), encoding="utf-8")
+    target.with_suffix(".txt").write_text(_titles(translated, language), encoding="utf-8")
+    return target
+
+
+def _save_thumbnail(image: Path, path: Path, language: str, gallery_conf: dict[str, Any]) -> None:
+    """Scale the thumbnail figure's variant to ``thumb/<name>_thumb.<language>.png``, like sphinx-gallery."""
+    from sphinx_gallery.utils import scale_image
+
+    name = re.sub(r"_\d+$", "", path.stem)  # sphx_glr_plot_01_clone_001 -> sphx_glr_plot_01_clone
+    thumb = path.parent / "thumb" / f"{name}_thumb.png"
+    thumb.parent.mkdir(exist_ok=True)
+    width, height = gallery_conf["thumbnail_size"]
+    scale_image(image, Path(variant(thumb, language)), width, height)
 
 
 def translate_plain(figure: Figure, t: Callable[[str], str]) -> Figure:
@@ -119,7 +149,7 @@ def translate_plain(figure: Figure, t: Callable[[str], str]) -> Figure:
     """
     from matplotlib.text import Text
 
-    from tcdoc._locale import use_cjk_font
+    from tcdoc.draw._render import use_cjk_font
 
     copy: Figure = pickle.loads(pickle.dumps(figure))  # a closed figure: pyplot does not take the copy
     for text in copy.findobj(Text):
@@ -147,11 +177,13 @@ def _pattern(message: str) -> str:
     return "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.*)" for i, part in enumerate(parts))
 
 
-def _titles(figure: Figure) -> str:
-    """Return the alt text that sphinx-gallery would take from ``figure``: its suptitle, then its axes' titles."""
+def _titles(figure: Figure, language: str) -> str:
+    """Return the alt text sphinx-gallery would take from ``figure``: its suptitle, then its axes' titles."""
     titles = [figure.get_suptitle()] if figure.get_suptitle() else []
-    titles += [ax.get_title(loc) for ax in figure.axes for loc in ("left", "center", "right") if ax.get_title(loc)]
-    return "，".join(titles)
+    titles += [
+        ax.get_title(loc) for ax in figure.axes for loc in ("left", "center", "right") if ax.get_title(loc)
+    ]
+    return COMMA[language].join(titles)
 
 
 def _translator(language: str) -> Callable[[str], str]:
@@ -161,6 +193,7 @@ def _translator(language: str) -> Callable[[str], str]:
 # -- The Chinese build: each figure's variant ----------------------------------------------------
 
 _GALLERY_IMAGE = re.compile(r"^/auto_examples/(.+/)?images/sphx_glr_[^/]+\.png$")
+_THUMBNAIL = re.compile(r"^/auto_examples/(.+/)?images/thumb/sphx_glr_[^/]+_thumb\.png$")
 
 
 def use_translated_figures(app: Sphinx, doctree: nodes.document) -> None:
@@ -188,3 +221,11 @@ def use_translated_figures(app: Sphinx, doctree: nodes.document) -> None:
             node["srcset"] = image.as_posix()  # one resolution: the site sets no image_srcset
         # sphinx-gallery writes the alt attribute as it is, so its quotes are escaped here.
         node["alt"] = html.escape(source.with_suffix(".txt").read_text(encoding="utf-8"), quote=True)
+    # The cards' thumbnails (an example with a thumbnail of its own, drawn apart, keeps it).
+    for thumbnail in doctree.findall(nodes.image):
+        uri = thumbnail["uri"]
+        if (
+            _THUMBNAIL.match(uri)
+            and (Path(app.srcdir) / variant(uri, language).as_posix().lstrip("/")).is_file()
+        ):
+            thumbnail["uri"] = variant(uri, language).as_posix()

@@ -43,12 +43,14 @@ _FINDINGS = re.compile(r'<ul class="tcdoc-findings" lang="([\w-]+)"( hidden)?>.*
 
 
 def _downloads() -> dict[str, str]:
-    """The download links' words, each with its translation (a function, so the build's language applies)."""
+    """Return the download links' words, each with its translation in the build's language."""
     return {
         "Download Jupyter notebook": _("Download Jupyter notebook: {name}"),
         "Download Python source code": _("Download Python source code: {name}"),
         "Download zipped": _("Download zipped: {name}"),
-        "Download all examples in Python source code": _("Download all examples in Python source code: {name}"),
+        "Download all examples in Python source code": _(
+            "Download all examples in Python source code: {name}"
+        ),
         "Download all examples in Jupyter notebooks": _("Download all examples in Jupyter notebooks: {name}"),
     }
 
@@ -69,18 +71,24 @@ def translate_gallery_words(app: Sphinx, doctree: nodes.document) -> None:
             continue
         text = _TOOLTIP.sub(lambda m: m[1] + _card(cards, m[2]) + m[3], text)
         text = _TITLE.sub(lambda m: m[1] + _card(cards, m[2]) + m[3], text)
-        raw.children = [nodes.Text(text)]
+        _set_text(raw, text)
     downloads = _downloads()
     for literal in doctree.findall(nodes.literal):
         if not isinstance(literal.parent, addnodes.download_reference):
             continue
         words, _sep, name = literal.astext().partition(": ")
         if words in downloads:
-            literal.children = [nodes.Text(downloads[words].format(name=name))]
+            _set_text(literal, downloads[words].format(name=name))
     for paragraph in doctree.findall(nodes.paragraph):
         _timing(paragraph)
     if doctree.get("source", "").endswith("sg_execution_times.rst"):
         _computation_times(doctree)
+
+
+def _set_text(node: nodes.Element, text: str) -> None:
+    """Replace the children of ``node`` with ``text``."""
+    node.clear()
+    node += nodes.Text(text)
 
 
 def _timing(paragraph: nodes.paragraph) -> None:
@@ -91,7 +99,7 @@ def _timing(paragraph: nodes.paragraph) -> None:
     found = _TIMING.match(rest.astext())
     if not isinstance(strong, nodes.strong) or not found:
         return
-    strong.children = [nodes.Text(_("Total running time of the script:"))]
+    _set_text(strong, _("Total running time of the script:"))
     words = _("({minutes} minutes {seconds} seconds)").format(minutes=found[1], seconds=found[2])
     paragraph.replace(rest, nodes.Text(" " + words))
 
@@ -100,10 +108,14 @@ def _computation_times(doctree: nodes.document) -> None:
     """Translate a computation-times page: its title, its total, its table's headings."""
     for title in doctree.findall(nodes.title):
         if title.astext() == "Computation times":
-            title.children = [nodes.Text(_("Computation times"))]
+            _set_text(title, _("Computation times"))
     for paragraph in doctree.findall(nodes.paragraph):
         parts = paragraph.children
-        if len(parts) != 4 or not isinstance(parts[0], nodes.strong) or not isinstance(parts[2], nodes.strong):
+        if (
+            len(parts) != 4
+            or not isinstance(parts[0], nodes.strong)
+            or not isinstance(parts[2], nodes.strong)
+        ):
             continue
         count, where = _TOTAL.match(parts[1].astext()), _FROM.match(parts[2].astext())
         if not count or not where:
@@ -116,24 +128,24 @@ def _computation_times(doctree: nodes.document) -> None:
         new = [parts[0], nodes.Text(before)]
         if after or _sep:
             new += [nodes.literal(where[1], where[1]), nodes.Text(after)]
-        paragraph.children = []
+        paragraph.clear()
         paragraph.extend(new)
     headings = _table_headings()
     for head in doctree.findall(nodes.thead):
         for entry in head.findall(nodes.paragraph):
             if entry.astext() in headings:
-                entry.children = [nodes.Text(headings[entry.astext()])]
+                _set_text(entry, headings[entry.astext()])
 
 
 def _card(cards: dict[str, str], escaped: str) -> str:
-    """Return a card's title or tooltip (HTML-escaped) in the build's language, where its example's catalogue has it."""
+    """Return a card's title or tooltip (HTML-escaped) in the build's language, where a catalogue has it."""
     words = html.unescape(escaped)
     return html.escape(cards.get(words, words), quote=True)
 
 
 @functools.cache
 def _card_words(locales: str, language: str) -> dict[str, str]:
-    """Map each example message, as sphinx-gallery writes it on a card, to its translation, as a card would show it."""
+    """Map each example message, as a card shows it, to its translation, as a card would show that."""
     from sphinx_gallery.gen_rst import _sanitize_rst
 
     found: dict[str, str] = {}
@@ -142,14 +154,19 @@ def _card_words(locales: str, language: str) -> dict[str, str]:
         with po.open("rb") as stream:
             catalog = read_po(stream)
         for message in catalog:
-            if isinstance(message.id, str) and message.id and isinstance(message.string, str) and message.string:
+            if (
+                isinstance(message.id, str)
+                and message.id
+                and isinstance(message.string, str)
+                and message.string
+            ):
                 english = _sanitize_rst(message.id.replace("\n", " "))
                 found[english] = _plain(_sanitize_rst(message.string.replace("\n", " ")))
     return found
 
 
 def _plain(text: str) -> str:
-    """Drop the inline markup that sphinx-gallery's own sanitizer leaves where no space precedes it (Chinese)."""
+    """Drop the inline markup sphinx-gallery's sanitizer leaves where no space precedes it (in Chinese)."""
     text = re.sub(r"``([^`]+)``", r"\1", text)
     text = re.sub(r":(?:[\w-]+:)+`([^`<]+?)\s*(?:<[^>]*>)?`", r"\1", text)
     text = re.sub(r"`([^`<]+?)\s*<[^>]*>`__?", r"\1", text)
@@ -171,7 +188,7 @@ def keep_language_findings(app: Sphinx, doctree: nodes.document) -> None:
                 return ""
             return found[0].replace(" hidden>", ">", 1) if found[2] else found[0]
 
-        raw.children = [nodes.Text(_FINDINGS.sub(choose, text))]
+        _set_text(raw, _FINDINGS.sub(choose, text))
 
 
 def _theme_labels() -> dict[str, str]:
