@@ -259,6 +259,8 @@ THEME = (
     "Language",
     "Next",
     "Previous",
+    "Home",
+    "Please activate JavaScript to enable the search functionality.",
     # Ours (docs/_templates).
     "every output on this site was produced by torch %(torch)s (%(device)s) at build time",
 )

@@ -4,9 +4,17 @@ Reads every page of docs/_build/html/zh_CN (``nox -s docs-zh``): the text a read
 attributes read aloud or shown on hover (``alt``, ``title``, ``aria-label``, the gallery cards'
 ``tooltip``), outside ``pre``, ``code``, ``kbd``, math, scripts and styles, and outside what an
 example printed (sphinx-gallery's output blocks; the cost findings, which are output in Chinese,
-are checked on their own). A word is two Latin letters or more; names are allowed:
-:data:`ALLOWED` (product names, units) and any word shaped like code (``clone()``,
-``state_dict``, ``torch.no_grad``, ``CloneBackward0``) or a version.
+are checked on their own), and outside the API reference's docstrings, which stay in English
+(autodoc's ``dl.py`` blocks, the general index). A word is two Latin letters or more; these are
+allowed:
+
+- names: :data:`ALLOWED` (products, units), the names of tcdoc's operations and scenarios (the
+  matrix's columns), every word that the edition sets as inline code somewhere (``Tensor``,
+  ``grad``: a tooltip or an alt text has no code markup), and any word shaped like code
+  (``clone()``, ``state_dict``, ``torch.no_grad``, ``CloneBackward0``) or a version;
+- torch's messages: an exception's name and its message (``RuntimeError: ...``);
+- an English term glossed in parentheses after its Chinese one (原地（in-place）), and an English
+  message quoted whole (“not run: no CUDA device”).
 
 Skipped, saying so, when the Chinese edition has not been built; under CI (``CI=true``), where
 ``.ci/run`` builds it first, a missing edition is a failure.
@@ -29,19 +37,29 @@ if not (CHINESE / "index.html").is_file():
         raise RuntimeError(f"{CHINESE} has no built edition: run 'nox -s docs-zh' before the tests")
     pytest.skip("the Chinese edition is not built: run 'nox -s docs-zh' first", allow_module_level=True)
 
-PAGES = sorted(CHINESE.rglob("*.html"))
+# The general index lists the API's names. The API page's docstrings stay in English, so only the
+# rest of that page (its sidebar, footer, attributes outside the article) is read.
+DOCSTRING_PAGES = {"reference/api.html"}
+# The glossary's term table pairs each Chinese term with its English one, on purpose.
+TERM_TABLE_PAGES = {"reference/glossary.html"}
+PAGES = sorted(
+    page for page in CHINESE.rglob("*.html") if page.name not in {"genindex.html", "py-modindex.html"}
+)
 
 # Elements whose text is code, output or machinery, not words for the reader.
 SKIPPED_TAGS = {"pre", "code", "kbd", "samp", "script", "style", "svg", "math", "template"}
 # Classes of what an example printed or displayed (sphinx-gallery), of math and of the footer's
 # build stamp (torch's version), and of the language switch, which names the other language.
+# The text of a link to an outside source is often its title, cited as it is ("Tensor Views").
 SKIPPED_CLASSES = {
+    "external",
     "sphx-glr-script-out",
     "output_subarea",
     "math",
     "highlight",
     "tcdoc-language",
     "tcdoc-findings",
+    "py",  # autodoc's blocks: the API's docstrings stay in English
 }
 ATTRIBUTES = ("alt", "title", "aria-label", "tooltip", "placeholder")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -83,9 +101,61 @@ ALLOWED = {
     "MB",
     "GB",
     "Ctrl",
+    "EMA",
+    # Terms a Chinese engineer writes in English: names of algorithms, formats, tools and systems.
+    "Adam",
+    "Linear",
+    "epoch",
+    "kernel",
+    "Hogwild",
+    "pickle",
+    "Windows",
+    "macOS",
+    "COO",
+    "CSR",
+    "CJK",
+    "CI",
+    "sdist",
+    "wheel",
+    "stderr",
+    "stdout",
+    "doctest",
+    "toctree",
+    "Chromium",
+    "shell",
+    "issue",
+    "pull",
+    "request",  # "pull request"
+    "Pull",
+    "Markdown",
+    "MyST",
+    "gettext",
+    "Debian",
+    "PATH",
+    "SVG",
+    "axe",  # axe-core
+    "AA",  # WCAG's level
+    "token",
+    "pre",  # pre-commit
+    "memo",  # deepcopy's argument
+    "class",  # Python's keyword, in a class statement that a scenario's summary quotes
+    "yes",  # the command's answers: yes, no, n/a
+    "Torch",
+    "pradyunsg",  # furo's author, credited in the footer
+    "stable",  # the version of PyTorch's documentation an intersphinx link points at
+    "cpu",
+    "cuda",  # torch's device names
 }
 """Words that a Chinese page writes in Latin letters: names of products and units."""
 
+# An exception and its message, as torch words it (in alt text and table cells), to the end of the
+# sentence around it.
+EXCEPTION = re.compile(r"\b\w*(?:Error|Warning|Exception): [^。]*")
+# An English message quoted whole, in Chinese quotation marks.
+QUOTED = re.compile(r"“[^“”\u4e00-\u9fff]*”")
+# An English term glossed in parentheses after its Chinese one, as Chinese technical writing does:
+# 原地（in-place）.
+GLOSS = re.compile(r"(?:(?<=[\u4e00-\u9fff]) ?|^)（[A-Za-z][A-Za-z -]*）")
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 # A token shaped like code or a version: a call, a dotted or snake_case name, CamelCase with a
 # capital inside or a digit, a flag, a file name.
@@ -97,20 +167,24 @@ CODE_LIKE = re.compile(
 class _Words(HTMLParser):
     """Collect the words a reader of the page meets, with where they were."""
 
-    def __init__(self) -> None:
+    def __init__(self, skip_article: bool = False, skip_tables: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self.skip_article = skip_article
+        self.skip_tables = skip_tables
         self.stack: list[bool] = []  # for each open element: whether it is skipped
-        self.found: list[str] = []
+        self.found: list[tuple[str, str]] = []  # (where, text)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         classes = set((values.get("class") or "").split())
         skipped = tag in SKIPPED_TAGS or bool(classes & SKIPPED_CLASSES) or "hidden" in values
+        skipped = skipped or (self.skip_article and tag == "article") or (self.skip_tables and tag == "table")
         inside = any(self.stack)
         if not inside and not skipped:
             for name in ATTRIBUTES:
-                if values.get(name):
-                    self.found.append(f"<{tag} {name}>: {values[name]}")
+                value = values.get(name)
+                if value:
+                    self.found.append((f"<{tag} {name}>", value))
         if tag not in VOID:
             self.stack.append(inside or skipped)
 
@@ -125,7 +199,7 @@ class _Words(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not any(self.stack) and data.strip():
-            self.found.append(data.strip())
+            self.found.append(("text", data.strip()))
 
 
 def english_words(text: str) -> list[str]:
@@ -138,15 +212,57 @@ def english_words(text: str) -> list[str]:
     >>> english_words("Total running time of the script: 1 秒")
     ['Total', 'running', 'time', 'of', 'script']
     """
+    text = QUOTED.sub(" ", text)
+    text = EXCEPTION.sub(" ", text)
+    text = GLOSS.sub(" ", text)
     text = CODE_LIKE.sub(" ", text)
     text = re.sub(r"\bv?\d+(?:\.\d+)+\S*", " ", text)  # versions: 2.13.0+cpu
-    return [word for word in WORD.findall(text) if word not in ALLOWED]
+    return [word for word in WORD.findall(text) if word not in ALLOWED and word not in NAMES]
+
+
+class _InlineCode(HTMLParser):
+    """Collect the words set as inline code (``<code>`` outside ``<pre>``)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.words: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "code":
+            self.depth += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "code" and self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.words.update(WORD.findall(data))
+
+
+def _names() -> frozenset[str]:
+    """Return the words that are names on these pages: tcdoc's registry and the edition's inline code."""
+    import tcdoc
+
+    names = {op.name for op in tcdoc.operations(include_unavailable=True)}
+    names |= {scenario.name for scenario in tcdoc.scenarios(include_unavailable=True)}
+    words = {word for name in names for word in WORD.findall(name)}
+    parser = _InlineCode()
+    for page in PAGES:
+        parser.feed(page.read_text(encoding="utf-8"))
+    return frozenset(words | parser.words)
+
+
+NAMES = _names()
 
 
 def page_words(page: Path) -> list[tuple[str, list[str]]]:
-    parser = _Words()
+    """Return each text of ``page`` that has English words, named with where it is, and the words."""
+    name = page.relative_to(CHINESE).as_posix()
+    parser = _Words(skip_article=name in DOCSTRING_PAGES, skip_tables=name in TERM_TABLE_PAGES)
     parser.feed(page.read_text(encoding="utf-8"))
-    return [(text, words) for text in parser.found if (words := english_words(text))]
+    return [(f"{where}: {text}", words) for where, text in parser.found if (words := english_words(text))]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.relative_to(CHINESE).as_posix() for page in PAGES])

@@ -87,9 +87,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
     app.connect("build-finished", _assets.minify_stylesheets, priority=900)
     app.connect("build-finished", _search.repair_chinese_search)
+    # After sphinx-gallery (priority 500) has scaled the drawn thumbnails into the gallery.
+    app.connect("builder-inited", _figures.scale_drawn_thumbnails, priority=600)
     # Before Sphinx's image collector (priority 500) notes the pictures to copy.
     app.connect("doctree-read", _figures.use_translated_figures, priority=400)
-    app.connect("doctree-read", _gallery_words.translate_gallery_words)
+    app.connect("doctree-read", _gallery_words.translate_gallery_words, priority=400)
     app.connect("doctree-read", _gallery_words.keep_language_findings)
     app.connect("build-finished", _gallery_words.translate_theme_labels)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LANGUAGES",
     "PLAIN_FIGURE_WORDS",
+    "scale_drawn_thumbnails",
     "scraper",
     "translate_plain",
     "use_translated_figures",
@@ -229,3 +230,23 @@ def use_translated_figures(app: Sphinx, doctree: nodes.document) -> None:
             and (Path(app.srcdir) / variant(uri, language).as_posix().lstrip("/")).is_file()
         ):
             thumbnail["uri"] = variant(uri, language).as_posix()
+
+
+def scale_drawn_thumbnails(app: Sphinx) -> None:
+    """Scale the variants of the drawn thumbnails (``_thumbnails/<name>.zh_CN.png``) for the cards.
+
+    sphinx-gallery scales ``_thumbnails/<name>.png`` into the gallery's ``thumb`` folder; this writes
+    ``thumb/sphx_glr_<name>_thumb.<language>.png`` beside it, for :func:`use_translated_figures`.
+    """
+    if app.config.language not in LANGUAGES:
+        return
+    from sphinx_gallery.utils import scale_image
+
+    width, height = app.config.sphinx_gallery_conf["thumbnail_size"]
+    source = Path(app.srcdir)
+    for drawn in sorted((source / "_thumbnails").glob(f"*.{app.config.language}.png")):
+        name = drawn.name.removesuffix(f".{app.config.language}.png")
+        for thumb in source.glob(f"auto_examples/**/images/thumb/sphx_glr_{name}_thumb.png"):
+            target = Path(variant(thumb, app.config.language))
+            if not target.is_file() or target.stat().st_mtime < drawn.stat().st_mtime:
+                scale_image(drawn, target, width, height)

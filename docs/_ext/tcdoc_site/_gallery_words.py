@@ -34,6 +34,7 @@ from tcdoc_site._figures import LANGUAGES
 
 __all__ = ["keep_language_findings", "translate_gallery_words", "translate_theme_labels"]
 
+_EXAMPLES_USING = re.compile(r"^Examples using (\S+)$")  # the name, or the caller's own, such as draw()
 _TIMING = re.compile(r"^\s*\((\d+) minutes ([\d.]+) seconds\)\s*$")
 _TOTAL = re.compile(r"^ total execution time for (\d+) files? $")
 _FROM = re.compile(r"^from (.+)$")
@@ -81,6 +82,8 @@ def translate_gallery_words(app: Sphinx, doctree: nodes.document) -> None:
             _set_text(literal, downloads[words].format(name=name))
     for paragraph in doctree.findall(nodes.paragraph):
         _timing(paragraph)
+    for heading in [*doctree.findall(nodes.rubric), *doctree.findall(nodes.title)]:
+        _examples_using(heading)
     if doctree.get("source", "").endswith("sg_execution_times.rst"):
         _computation_times(doctree)
 
@@ -89,6 +92,16 @@ def _set_text(node: nodes.Element, text: str) -> None:
     """Replace the children of ``node`` with ``text``."""
     node.clear()
     node += nodes.Text(text)
+
+
+def _examples_using(heading: nodes.TextElement) -> None:
+    """Translate a mini-gallery's heading, sphinx-gallery's "Examples using ``name``", the name as code."""
+    found = _EXAMPLES_USING.match(heading.astext())
+    if not found:
+        return
+    before, _sep, after = _("Examples using {name}").partition("{name}")
+    heading.clear()
+    heading += [nodes.Text(before), nodes.literal(found[1], found[1]), nodes.Text(after)]
 
 
 def _timing(paragraph: nodes.paragraph) -> None:
@@ -193,24 +206,50 @@ def keep_language_findings(app: Sphinx, doctree: nodes.document) -> None:
 
 def _theme_labels() -> dict[str, str]:
     return {
-        "Toggle site navigation sidebar": _("Toggle site navigation sidebar"),
-        "Toggle table of contents sidebar": _("Toggle table of contents sidebar"),
-        "Toggle Light / Dark / Auto color theme": _("Toggle Light / Dark / Auto color theme"),
+        'aria-label="Toggle site navigation sidebar"': _("Toggle site navigation sidebar"),
+        'aria-label="Toggle table of contents sidebar"': _("Toggle table of contents sidebar"),
+        'aria-label="Toggle Light / Dark / Auto color theme"': _("Toggle Light / Dark / Auto color theme"),
+        'alt="Logo"': _("Logo"),
     }
+
+
+# furo's footer credit and its sidebar's switches, written without its translation function.
+_CREDIT = re.compile(
+    r'Made with (<a href="https://www\.sphinx-doc\.org/">Sphinx</a>) and '
+    r'(<a class="muted-link" href="https://pradyunsg\.me">@pradyunsg</a>)\'s\s*(<a href="https://github\.com/pradyunsg/furo">Furo</a>)'
+)
+_TOGGLE = re.compile(r'aria-label="Toggle navigation of ([^"]*)"')
+_COPYRIGHT = re.compile(r'(<div class="copyright">\s*)Copyright &#169; ([^<]*?)(\s*</div>)')
 
 
 def translate_theme_labels(app: Sphinx, exception: Exception | None) -> None:
-    """In a build in another language, translate furo's untranslated ``aria-label`` words in every page."""
+    """In a build in another language, translate the words furo writes without its translation function.
+
+    They are the sidebars' and the theme switch's ``aria-label``, the logo's alt text, the
+    footer's credit and copyright line (whose holder, ``author`` in ``conf.py``, is translated too).
+    """
     if exception is not None or app.config.language not in LANGUAGES or app.builder.format != "html":
         return
     labels = {
-        f'aria-label="{html.escape(english)}"': f'aria-label="{html.escape(words, quote=True)}"'
+        english: english.split('"')[0] + f'"{html.escape(words, quote=True)}"'
         for english, words in _theme_labels().items()
     }
+    credit = _("Made with {sphinx} and {author}'s {furo}")
+    toggle = _("Toggle navigation of {title}")
+    holder = html.escape(app.config.author)
+    copyright_words = _("Copyright &#169; {copyright}")
+    author = html.escape(_("the tcdoc developers"))
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         new = text
         for english, words in labels.items():
             new = new.replace(english, words)
+        new = _CREDIT.sub(lambda m: credit.format(sphinx=m[1], author=m[2], furo=m[3]), new)
+        new = _TOGGLE.sub(
+            lambda m: f'aria-label="{html.escape(toggle.format(title=html.unescape(m[1])), quote=True)}"', new
+        )
+        new = _COPYRIGHT.sub(
+            lambda m: m[1] + copyright_words.format(copyright=m[2].replace(holder, author)) + m[3], new
+        )
         if new != text:
             page.write_text(new, encoding="utf-8")
