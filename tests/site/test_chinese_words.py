@@ -138,9 +138,20 @@ ALLOWED = {
     "token",
     "pre",  # pre-commit
     "memo",  # deepcopy's argument
+    # Python's types, which a table names as what an operation returned.
+    "dict",
+    "list",
+    "tuple",
+    "str",
+    "int",
+    "float",
+    "bool",
     "class",  # Python's keyword, in a class statement that a scenario's summary quotes
     "yes",  # the command's answers: yes, no, n/a
     "Torch",
+    "Sequential",  # torch.nn.Sequential, a table's result type
+    "intersphinx",
+    "span",  # a claim's span
     "pradyunsg",  # furo's author, credited in the footer
     "stable",  # the version of PyTorch's documentation an intersphinx link points at
     "cpu",
@@ -152,15 +163,17 @@ ALLOWED = {
 # sentence around it.
 EXCEPTION = re.compile(r"\b\w*(?:Error|Warning|Exception): [^。]*")
 # An English message quoted whole, in Chinese quotation marks.
-QUOTED = re.compile(r"“[^“”\u4e00-\u9fff]*”")
+QUOTED = re.compile(r"“[^“”\u4e00-\u9fff]*”|\"[^\"\u4e00-\u9fff]*\"")
 # An English term glossed in parentheses after its Chinese one, as Chinese technical writing does:
 # 原地（in-place）.
-GLOSS = re.compile(r"(?:(?<=[\u4e00-\u9fff]) ?|^)（[A-Za-z][A-Za-z -]*）")
+GLOSS = re.compile(r"(?:(?<=[\u4e00-\u9fff”]) ?|^)（[A-Za-z][A-Za-z -]*）")
+# Two calls in sequence, as the registry writes an operation: torch.load(buffer) after torch.save(x).
+SEQUENCE = re.compile(r"(?<=[\])\w]),? after (?=[\w.]+\()")
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 # A token shaped like code or a version: a call, a dotted or snake_case name, CamelCase with a
 # capital inside or a digit, a flag, a file name.
 CODE_LIKE = re.compile(
-    r"[\w.]*\w\(\S*\)|\w+(?:[._]\w+)+|[A-Za-z]*[a-z][A-Z]\w*|[A-Za-z]+\d\w*|--?\w[\w-]*|\S+\.(?:py|ipynb|zip|json)"
+    r"[\w.]*\w\(\S*\)|\w+\[[^\]]*\]|\w+(?:[._]\w+)+|[A-Za-z]*[a-z][A-Z]\w*|[A-Za-z]+\d\w*|--?\w[\w-]*|(?<!\w)/\w[\w/.-]*|\S+\.(?:py|ipynb|zip|json)"
 )
 
 
@@ -209,36 +222,57 @@ def english_words(text: str) -> list[str]:
     []
     >>> english_words("下载 Jupyter notebook: plot_01_clone.ipynb")
     []
-    >>> english_words("Total running time of the script: 1 秒")
-    ['Total', 'running', 'time', 'of', 'script']
+    >>> english_words("Download zipped: plot_01_clone.zip")
+    ['Download', 'zipped']
     """
     text = QUOTED.sub(" ", text)
     text = EXCEPTION.sub(" ", text)
     text = GLOSS.sub(" ", text)
+    text = SEQUENCE.sub(" ", text)
     text = CODE_LIKE.sub(" ", text)
     text = re.sub(r"\bv?\d+(?:\.\d+)+\S*", " ", text)  # versions: 2.13.0+cpu
     return [word for word in WORD.findall(text) if word not in ALLOWED and word not in NAMES]
 
 
+NAME_TOKENS = {"n", "nn", "nc", "nf", "na", "nb", "bp", "nv", "py"}
+
+
 class _InlineCode(HTMLParser):
-    """Collect the words set as inline code (``<code>`` outside ``<pre>``)."""
+    """Collect the names set alone as inline code: ``Tensor``, ``x.grad``, ``clone()``.
+
+    A code span that holds more (a command, a message of torch's) gives no names.
+    """
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.depth = 0
+        self.open: list[list[str]] = []  # the text of each open <code> or name
+        self.tags: list[str] = []  # each open <code> and <span>: its tag where it collects, else ""
         self.words: set[str] = set()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "code":
-            self.depth += 1
+        # Inline code; and a name in highlighted code (Pygments' "n" classes: names, not comments).
+        if tag == "code" or (tag == "span" and (dict(attrs).get("class") or "") in NAME_TOKENS):
+            self.open.append([])
+            self.tags.append(tag)
+        elif tag == "span":
+            self.tags.append("")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "code" and self.depth:
-            self.depth -= 1
+        if tag == "span" and self.tags:
+            if not self.tags.pop():
+                return
+        elif tag == "code" and self.tags:
+            self.tags.pop()
+        else:
+            return
+        if self.open:
+            text = "".join(self.open.pop()).strip()
+            if re.fullmatch(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*", text):
+                self.words.update(part for part in re.findall(r"[A-Za-z_]\w*", text))
 
     def handle_data(self, data: str) -> None:
-        if self.depth:
-            self.words.update(WORD.findall(data))
+        for text in self.open:
+            text.append(data)
 
 
 def _names() -> frozenset[str]:
@@ -250,7 +284,8 @@ def _names() -> frozenset[str]:
     words = {word for name in names for word in WORD.findall(name)}
     parser = _InlineCode()
     for page in PAGES:
-        parser.feed(page.read_text(encoding="utf-8"))
+        if page.relative_to(CHINESE).as_posix() not in DOCSTRING_PAGES:  # signatures name parameters
+            parser.feed(page.read_text(encoding="utf-8"))
     return frozenset(words | parser.words)
 
 
@@ -284,18 +319,55 @@ def test_the_cost_findings_are_in_chinese() -> None:
         assert not english_words(text), f"English in the findings: {english_words(text)}: {text[:200]!r}"
 
 
+def _images(page: Path) -> list[tuple[str, str]]:
+    """Return the ``src`` and ``alt`` of every picture of ``page``."""
+    found = []
+    for tag in re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8")):
+        src, alt = re.search(r'\bsrc="([^"]*)"', tag), re.search(r'\balt="([^"]*)"', tag)
+        found.append((src[1] if src else "", alt[1] if alt else ""))
+    return found
+
+
 def test_the_figures_are_the_chinese_ones() -> None:
     """Every example figure of the Chinese gallery is its zh_CN variant, with Chinese alt text."""
-    images = []
-    for page in sorted((CHINESE / "auto_examples").rglob("plot_*.html")):
-        text = page.read_text(encoding="utf-8")
-        images += [
-            (page, src, alt)
-            for src, alt in re.findall(r'<img src="([^"]*sphx_glr_[^"]*)"[^>]*alt="([^"]*)"', text)
-        ]
-    figures = [(page, src, alt) for page, src, alt in images if "_thumb" not in src]
+    figures = [
+        (page, src, alt)
+        for page in sorted((CHINESE / "auto_examples").rglob("plot_*.html"))
+        for src, alt in _images(page)
+        if "sphx_glr_" in src and "_thumb" not in src
+    ]
     assert len(figures) >= 15, f"only {len(figures)} example figures in the Chinese gallery"
     for page, src, alt in figures:
         assert src.endswith(".zh_CN.png"), f"{page.name}: {src} is not the Chinese figure"
         assert re.search(r"[\u4e00-\u9fff]", alt), f"{page.name}: {src} has no Chinese alt text: {alt[:80]!r}"
         assert (page.parent / src).is_file(), f"{page.name}: {src} is missing"
+
+
+def test_the_cards_show_chinese_thumbnails() -> None:
+    for index in ("auto_examples/index.html", "auto_examples/gpu/index.html"):
+        thumbnails = [src for src, _ in _images(CHINESE / index) if "_thumb" in src]
+        assert thumbnails, f"zh_CN/{index}: no thumbnails"
+        english = [src for src in thumbnails if not src.endswith(".zh_CN.png")]
+        assert not english, f"zh_CN/{index}: English thumbnails {english}"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Total running time of the script",
+        "Download Jupyter notebook",
+        "Download Python source code",
+        "Download zipped",
+        "Computation times",
+        "Next",
+        "Previous",
+        "Toggle navigation of",
+        "Made with",
+        "two version counters",
+        "autograd: cut",
+        "Measured at build time with torch 2.13.0+cpu on CPU (x86_64)",
+    ],
+)
+def test_the_words_the_chinese_edition_must_not_show_are_caught(words: str) -> None:
+    """None of what the allowed names let through is an interface word this edition translates."""
+    assert english_words(words), f"{words!r} would pass as Chinese"
