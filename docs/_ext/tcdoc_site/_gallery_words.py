@@ -114,7 +114,8 @@ def _timing(paragraph: nodes.paragraph) -> None:
         return
     _set_text(strong, _("Total running time of the script:"))
     words = _("({minutes} minutes {seconds} seconds)").format(minutes=found[1], seconds=found[2])
-    paragraph.replace(rest, nodes.Text(" " + words))
+    # A space before an ASCII bracket, none before a full-width one.
+    paragraph.replace(rest, nodes.Text(" " + words if words[:1].isascii() else words))
 
 
 def _computation_times(doctree: nodes.document) -> None:
