@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -79,3 +80,38 @@ def test_each_edition_keeps_its_own_findings() -> None:
         assert kept in html
         assert dropped not in html
         assert " hidden" not in html
+
+
+def test_the_chinese_build_stops_at_a_figure_without_its_chinese_variant(tmp_path: Path) -> None:
+    from sphinx_gallery.directives import imgsgnode
+
+    images = tmp_path / "auto_examples" / "images"
+    images.mkdir(parents=True)
+    (images / "sphx_glr_plot_01_clone_001.png").write_bytes(b"")
+
+    class App:
+        srcdir = tmp_path
+
+        class config:  # stands for Sphinx's app.config
+            language = "zh_CN"
+
+    def document() -> nodes.document:
+        doctree = nodes.document(None, None)  # type: ignore[arg-type]
+        node = imgsgnode()
+        node["uri"], node["srcset"], node["alt"] = (
+            "/auto_examples/images/sphx_glr_plot_01_clone_001.png",
+            None,
+            "x",
+        )
+        doctree += node
+        return doctree
+
+    with pytest.raises(ExtensionError, match="apt-get install fonts-noto-cjk"):
+        _figures.use_translated_figures(App, document())  # type: ignore[arg-type]
+    (images / "sphx_glr_plot_01_clone_001.zh_CN.png").write_bytes(b"")
+    (images / "sphx_glr_plot_01_clone_001.zh_CN.txt").write_text('y = x.clone()："新"', encoding="utf-8")
+    shown = document()
+    _figures.use_translated_figures(App, shown)  # type: ignore[arg-type]
+    (node,) = shown.children
+    assert node["uri"] == "/auto_examples/images/sphx_glr_plot_01_clone_001.zh_CN.png"
+    assert node["alt"] == "y = x.clone()：&quot;新&quot;"
