@@ -112,6 +112,6 @@ def test_the_chinese_build_stops_at_a_figure_without_its_chinese_variant(tmp_pat
     (images / "sphx_glr_plot_01_clone_001.zh_CN.txt").write_text('y = x.clone()："新"', encoding="utf-8")
     shown = document()
     _figures.use_translated_figures(App, shown)  # type: ignore[arg-type]
-    (node,) = shown.children
+    (node,) = shown.findall(imgsgnode)
     assert node["uri"] == "/auto_examples/images/sphx_glr_plot_01_clone_001.zh_CN.png"
     assert node["alt"] == "y = x.clone()：&quot;新&quot;"
