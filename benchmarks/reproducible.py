@@ -24,7 +24,7 @@ from _site import build, scratch_copy
 TIMING_PAGES = {Path("auto_examples/plot_19_cost.html"), Path("auto_examples/gpu/plot_gpu_cost.html")}
 
 # The sentences of a cost page: each list that tcdoc.bench.Findings renders.
-FINDINGS = re.compile(r'<ul class="tcdoc-findings">(.*?)</ul>', re.DOTALL)
+FINDINGS = re.compile(r'<ul class="tcdoc-findings"[^>]*>(.*?)</ul>', re.DOTALL)  # lang="en", and any other
 
 # Timing fields that sphinx-gallery writes into pages; documented in the README as expected to vary.
 TIMINGS = [

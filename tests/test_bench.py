@@ -538,8 +538,13 @@ def test_findings_display_as_a_list() -> None:
     found = tcdoc.bench.findings(_made_up(), "same work")
     assert len(found) == 1
     assert repr(found).startswith("- At 64 MiB")
-    assert found._repr_html_().startswith('<ul class="tcdoc-findings"><li>At 64 MiB')
+    assert found._repr_html_().startswith('<ul class="tcdoc-findings" lang="en"><li>At 64 MiB')
     assert "<code>x.detach().clone()</code>" in found._repr_html_()  # not x.detach() and x.clone()
+    # The same findings in Chinese follow, hidden: the Chinese edition shows them instead.
+    (chinese,) = found.translations["zh_CN"]
+    assert chinese.startswith("在 64 MiB 时")
+    assert chinese.endswith("。")
+    assert '<ul class="tcdoc-findings" lang="zh-CN" hidden><li>在 64 MiB 时' in found._repr_html_()
     assert repr(tcdoc.bench.Findings(())) == "(no findings)"
 
 
@@ -678,3 +683,64 @@ def test_bars_span_the_quartiles() -> None:
         assert [(low, high) for (_, low), (_, high) in bars] == [c.interval for c in skewed.of("clone")]
     finally:
         plt.close("all")
+
+
+# -- The findings in Chinese -------------------------------------------------------------------
+
+_CODE_OR_SIZE = re.compile(r"[\w.]*\w\([^()]*\)(?:\.\w+\([^()]*\))*|\d+ [KMG]iB|torch\.\w+|out|deepcopy|x")
+
+
+def test_every_finding_has_its_chinese_twin_with_the_same_conclusion() -> None:
+    cases = [
+        _made_up(),
+        _with(deepcopy_at_large=(60e-3, 2e-3, 16385.0), clone_at_large=(40e-3, 2e-3, 16385.0)),
+        _with(deepcopy_at_small=(17e-6, 40e-6, 0.0)),
+        _with(clone_at_large=(40e-3, 1e-3, 0.2)),
+        _with(mul_out_at_large=(35e-3, 10e-3, 0.0)),
+        _made_up({key: (seconds, iqr, None) for key, (seconds, iqr, _) in QUIET.items()}),
+    ]
+    for sweep in cases:
+        for topic in tcdoc.bench.TOPICS:
+            found = tcdoc.bench.findings(sweep, topic)
+            chinese = found.translations["zh_CN"]
+            assert len(chinese) == len(found), topic
+            for english, words in zip(found, chinese, strict=True):
+                assert words.endswith("。"), words
+                # No English word is left, once code and sizes are taken out.
+                assert not re.search(r"[A-Za-z]{2,}", _CODE_OR_SIZE.sub("", words)), words
+                # The same code and sizes, in the same order: the same comparison, in Chinese.
+                assert re.findall(r"\d+ [KMG]iB", words) == re.findall(r"\d+ [KMG]iB", english)
+                assert ("超出噪声" in words) == ("beyond noise" in english), (english, words)
+                assert ("噪声范围内" in words) == ("within noise" in english), (english, words)
+
+
+def test_the_chinese_findings_display_only_where_a_page_asks_for_them() -> None:
+    html = tcdoc.bench.findings(_made_up(), "size")._repr_html_()
+    english, chinese = html.split("</ul>", 1)
+    assert 'lang="en"' in english
+    assert " hidden" not in english
+    assert chinese.startswith('<ul class="tcdoc-findings" lang="zh-CN" hidden>')
+    assert "从 1 KiB 到 64 MiB" in chinese
+
+
+def test_a_plot_draws_again_in_chinese(sweep: Sweep) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tcdoc.draw import redraw
+
+    ax = tcdoc.bench.plot_time(sweep)
+    chinese = redraw(ax.figure, "zh_CN")  # type: ignore[arg-type]
+    assert chinese is not None
+    (drawn,) = chinese.axes
+    assert drawn.get_title().startswith("单次调用的时间")
+    assert drawn.get_xlabel() == "x 的大小"
+    legends = drawn.get_legend(), ax.get_legend()
+    assert None not in legends
+    texts = [[t.get_text() for t in legend.get_texts()] for legend in legends if legend is not None]
+    assert texts[0] == texts[1]  # the methods' code stays as it is
+    bandwidth = tcdoc.bench.plot_bandwidth(sweep, language="zh_CN")
+    assert bandwidth.get_title().startswith("实际带宽")
+    plt.close("all")

@@ -20,6 +20,7 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
+from matplotlib.text import Text
 
 CORE = ["clone", "detach", "detach_clone", "deepcopy", "data", "copy"]
 SCENARIOS = ["leaf_requires_grad", "non_leaf", "no_grad", "strided_view"]
@@ -369,3 +370,58 @@ def test_what_cannot_be_drawn_is_refused_with_a_reason() -> None:
         draw.diagram(x.to_sparse(), x.to_sparse())
     with pytest.raises(TypeError, match=r"x.tolist\(\) returns a list, not a tensor"):
         draw.diagrams(["tolist"], "no_grad")
+
+
+# -- Other languages ---------------------------------------------------------------------------
+
+
+def test_a_picture_in_chinese_has_chinese_labels_and_alt_text() -> None:
+    x = torch.ones(2, 3, requires_grad=True)
+    english = draw.draw(x, x.detach(), "x.detach()")
+    chinese = draw.draw(x, x.detach(), "x.detach()", language="zh_CN")
+    words = {t.get_text() for t in chinese.findobj(Text)}
+    assert "自动求导：已切断" in words
+    assert "一个版本\n计数器" in words
+    assert "autograd: cut" not in words
+    assert "autograd: cut" in {t.get_text() for t in english.findobj(Text)}
+    assert "y = x.detach()" in words  # code stays as it is
+    assert chinese.get_suptitle().startswith("y = x.detach()：一个新对象。")
+    assert "从 y 到 x 的自动求导边：已切断。" in chinese.get_suptitle()
+    from tcdoc.draw._render import cjk_font
+
+    font = cjk_font()
+    assert all(font in t.get_fontfamily() for t in chinese.findobj(Text) if t.get_text())
+    plt.close("all")
+
+
+def test_redraw_gives_the_same_picture_in_another_language() -> None:
+    figure = draw.draw_operations(["clone", "deepcopy"], "non_leaf")
+    chinese = draw.redraw(figure, "zh_CN")
+    assert chinese is not None
+    assert len(chinese.axes) == len(figure.axes)
+    assert "抛出 RuntimeError" in {t.get_text() for t in chinese.findobj(Text)}
+    english = draw.redraw(chinese, "en")
+    assert english is not None
+    assert english.get_suptitle() == figure.get_suptitle()
+    assert draw.redraw(plt.figure(), "zh_CN") is None  # not drawn by tcdoc
+    with pytest.raises(ValueError, match="language must be one of 'en', 'zh_CN'"):
+        draw.redraw(figure, "fr")
+    plt.close("all")
+
+
+def test_chinese_labels_without_a_cjk_font_are_an_error_that_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tcdoc.draw import _render
+
+    monkeypatch.setattr(_render, "CJK_FONTS", ("No Such Font CJK",))
+    _render.cjk_font.cache_clear()
+    try:
+        x = torch.ones(2)
+        with pytest.raises(RuntimeError, match="apt-get install fonts-noto-cjk"):
+            draw.draw(x, x.clone(), language="zh_CN")
+        draw.draw(x, x.clone())  # English needs no such font
+    finally:
+        monkeypatch.undo()
+        _render.cjk_font.cache_clear()
+    plt.close("all")

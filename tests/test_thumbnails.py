@@ -44,6 +44,8 @@ def test_each_gpu_example_names_its_committed_thumbnail(example: Path) -> None:
     assert settings == [f"_thumbnails/{example.stem}.png"], f"{example.name}: thumbnail settings {settings}"
     picture = DOCS / settings[0]
     assert picture.read_bytes().startswith(PNG), f"{picture} is not a PNG"
+    chinese = picture.with_name(f"{example.stem}.zh_CN.png")  # the Chinese edition's
+    assert chinese.read_bytes().startswith(PNG), f"{chinese} is not a PNG"
 
 
 def test_the_script_writes_a_picture_with_alt_text(tmp_path: Path) -> None:
@@ -52,3 +54,6 @@ def test_the_script_writes_a_picture_with_alt_text(tmp_path: Path) -> None:
     assert path.read_bytes().startswith(PNG)
     figure = module.THUMBNAILS["plot_gpu_03_pinned"]()
     assert figure.get_suptitle().startswith("host: a new object. x: Tensor float32")
+    chinese = module.write("plot_gpu_03_pinned", tmp_path, "zh_CN")
+    assert chinese.name == "plot_gpu_03_pinned.zh_CN.png"
+    assert chinese.read_bytes().startswith(PNG)

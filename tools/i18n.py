@@ -121,6 +121,10 @@ MARKERS = {
     ROOT / "tcdoc" / "sphinxext": "_",
     ROOT / "tcdoc" / "_compare.py": "t",
     ROOT / "tcdoc" / "_modules.py": "t",
+    # The pictures and the cost findings, which read the catalogue without Sphinx (tcdoc._locale).
+    ROOT / "tcdoc" / "draw": "t",
+    ROOT / "tcdoc" / "bench" / "_findings.py": "t",
+    ROOT / "tcdoc" / "bench" / "_plot.py": "t",
 }
 
 
@@ -151,10 +155,10 @@ def site_messages() -> list[str]:
     """Every message the site's own extension translates (tcdoc_site.po), each once."""
     if str(SITE_EXTENSION.parent) not in sys.path:
         sys.path.insert(0, str(SITE_EXTENSION.parent))
-    from tcdoc_site import gating
+    from tcdoc_site import _figures, gating
 
     found = [message for path in sorted(SITE_EXTENSION.rglob("*.py")) for message in _marked(path, "_")]
-    return list(dict.fromkeys([*found, gating.NO_CUDA_NOTE]))
+    return list(dict.fromkeys([*found, gating.NO_CUDA_NOTE, *_figures.PLAIN_FIGURE_WORDS]))
 
 
 def catalogues() -> dict[Path, Callable[[], list[str]]]:
@@ -253,6 +257,10 @@ THEME = (
     "Edit this page",
     "View this page",
     "Language",
+    "Next",
+    "Previous",
+    "Home",
+    "Please activate JavaScript to enable the search functionality.",
     # Ours (docs/_templates).
     "every output on this site was produced by torch %(torch)s (%(device)s) at build time",
 )

@@ -3,8 +3,10 @@
 The examples in ``examples/gpu`` run only where CUDA exists, so a build without CUDA has no
 figure of theirs to make a thumbnail from. Each of them names a picture drawn here instead, with
 ``# sphinx_gallery_thumbnail_path``: the copies its page is about, applied to CPU tensors and
-drawn by :mod:`tcdoc.draw` from what :func:`tcdoc.compare` measured. The PNGs are committed
-beside this script; draw them again after changing tcdoc.draw or what an example is about::
+drawn by :mod:`tcdoc.draw` from what :func:`tcdoc.compare` measured, and drawn again in Chinese
+for the Chinese edition (``<name>.zh_CN.png``, which needs a CJK font such as Debian's
+``fonts-noto-cjk``). The PNGs are committed beside this script; draw them again after changing
+tcdoc.draw or what an example is about::
 
     python docs/_thumbnails/draw_gpu_thumbnails.py
 """
@@ -23,7 +25,7 @@ import matplotlib.pyplot as plt
 import torch
 from matplotlib.figure import Figure
 
-from tcdoc.draw import draw, draw_operations
+from tcdoc.draw import draw, draw_operations, redraw
 
 HERE = Path(__file__).parent
 
@@ -80,10 +82,22 @@ THUMBNAILS: dict[str, Callable[[], Figure]] = {
 """The drawing for each GPU example, by the example's file name without ``.py``."""
 
 
-def write(name: str, folder: Path = HERE) -> Path:
-    """Draw the thumbnail of example ``name`` into ``folder`` as ``<name>.png``; return its path."""
+LANGUAGES = ("zh_CN",)
+"""The languages, besides English, each thumbnail is drawn in: ``<name>.<language>.png``."""
+
+
+def write(name: str, folder: Path = HERE, language: str = "en") -> Path:
+    """Draw the thumbnail of example ``name`` into ``folder`` as ``<name>.png``; return its path.
+
+    In another ``language`` the file is ``<name>.<language>.png``.
+    """
     figure = THUMBNAILS[name]()
-    path = folder / f"{name}.png"
+    if language != "en":
+        translated = redraw(figure, language)
+        assert translated is not None  # tcdoc.draw drew it
+        plt.close(figure)
+        figure = translated
+    path = folder / (f"{name}.png" if language == "en" else f"{name}.{language}.png")
     # About 800 pixels wide: twice what the gallery shows, and a small file to commit.
     dpi = min(100.0, 800 / figure.get_figwidth())
     figure.savefig(path, format="png", dpi=dpi, transparent=True)
@@ -92,9 +106,10 @@ def write(name: str, folder: Path = HERE) -> Path:
 
 
 def main() -> None:
-    """Draw every GPU example's thumbnail beside this script."""
+    """Draw every GPU example's thumbnail beside this script, in English and in each of :data:`LANGUAGES`."""
     for name in THUMBNAILS:
-        print(write(name))
+        for language in ("en", *LANGUAGES):
+            print(write(name, language=language))
 
 
 if __name__ == "__main__":

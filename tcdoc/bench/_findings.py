@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
+from tcdoc._locale import LANGUAGES, PERIOD, SEMICOLON, join_words, translator
 from tcdoc.bench._format import format_size, html_escape
 from tcdoc.bench._methods import LIMIT_METHOD, METHODS, code_of, copies_data
 from tcdoc.bench._results import Cost, Sweep
@@ -50,10 +51,15 @@ class Findings:
     ----------
     sentences
         The sentences, in the order of :data:`TOPICS`.
+    translations
+        The same sentences in each other language tcdoc writes (``"zh_CN"``), by language.
+        The HTML display holds every language, each list marked with its ``lang``, the others
+        than English hidden: a page in another language shows its own.
 
     """
 
     sentences: tuple[str, ...]
+    translations: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, compare=False)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.sentences)
@@ -68,8 +74,15 @@ class Findings:
         return "\n".join(f"- {sentence}" for sentence in self.sentences) or "(no findings)"
 
     def _repr_html_(self) -> str:
-        items = "".join(f"<li>{_code_marked(html_escape(sentence))}</li>" for sentence in self.sentences)
-        return f'<ul class="tcdoc-findings">{items}</ul>'
+        lists = [_html_list(self.sentences, "en", hidden=False)]
+        lists += [_html_list(words, language, hidden=True) for language, words in self.translations.items()]
+        return "".join(lists)
+
+
+def _html_list(sentences: tuple[str, ...], language: str, hidden: bool) -> str:
+    items = "".join(f"<li>{_code_marked(html_escape(sentence))}</li>" for sentence in sentences)
+    lang = language.replace("_", "-")
+    return f'<ul class="tcdoc-findings" lang="{lang}"{" hidden" if hidden else ""}>{items}</ul>'
 
 
 def findings(sweep: Sweep, topic: str | None = None) -> Findings:
@@ -124,7 +137,7 @@ def findings(sweep: Sweep, topic: str | None = None) -> Findings:
         raise TypeError(f"sweep must be a tcdoc.bench.Sweep, got {type(sweep).__name__}")
     if topic is not None and topic not in TOPICS:
         raise ValueError(f"topic must be one of {', '.join(map(repr, TOPICS))} or None; got {topic!r}")
-    rules: dict[str, Callable[[Sweep], list[str]]] = {
+    rules: dict[str, Callable[[Sweep, str], list[str]]] = {
         "size": _size,
         "fixed cost": _fixed_cost,
         "same work": _same_work,
@@ -132,98 +145,132 @@ def findings(sweep: Sweep, topic: str | None = None) -> Findings:
         "reuse": _reuse,
     }
     chosen = TOPICS if topic is None else (topic,)
-    return Findings(tuple(sentence for name in chosen for sentence in rules[name](sweep)))
+
+    def sentences(language: str) -> tuple[str, ...]:
+        return tuple(sentence for name in chosen for sentence in rules[name](sweep, language))
+
+    others = {language: sentences(language) for language in LANGUAGES if language != "en"}
+    return Findings(sentences("en"), others)
 
 
 # -- The rules, one per topic ------------------------------------------------------------------
 
 
-def _size(sweep: Sweep) -> list[str]:
+def _size(sweep: Sweep, language: str) -> list[str]:
     """Say which methods took more than ten times as long at the largest size as at the smallest."""
     if len(sweep.sizes) < 2:
         return []
+    t = translator(language)
     smallest, largest = sweep.sizes[0], sweep.sizes[-1]
     copying = [m for m in sweep.methods if copies_data(m)]
     tenfold = [m for m in copying if more(sweep.get(m, largest), sweep.get(m, smallest), factor=_GREW)]
     parts = []
     if copying and tenfold == copying:
-        parts.append("every method that copies took more than ten times as long, beyond noise")
-    elif copying:
-        others = _names([code_of(m) for m in copying if m not in tenfold])
+        parts.append(t("every method that copies took more than ten times as long, beyond noise"))
+    elif copying and tenfold:
         parts.append(
-            f"{_names([code_of(m) for m in tenfold])} took more than ten times as long, beyond noise, "
-            f"and {others} not"
-            if tenfold
-            else "no method that copies took ten times as long, beyond noise"
+            t("{grew} took more than ten times as long, beyond noise, and {others} not").format(
+                grew=join_words([code_of(m) for m in tenfold], language),
+                others=join_words([code_of(m) for m in copying if m not in tenfold], language),
+            )
         )
+    elif copying:
+        parts.append(t("no method that copies took ten times as long, beyond noise"))
     if "detach" in sweep.methods:
         grew = more(sweep.get("detach", largest), sweep.get("detach", smallest), factor=_GREW)
-        parts.append(f"x.detach(), which copies nothing, {'did too' if grew else 'did not'}")
+        parts.append(
+            t("x.detach(), which copies nothing, did too")
+            if grew
+            else t("x.detach(), which copies nothing, did not")
+        )
     if not parts:
         return []
-    return [f"From {format_size(smallest)} to {format_size(largest)}, {'; '.join(parts)}."]
+    return [
+        t("From {smallest} to {largest}, {parts}.").format(
+            smallest=format_size(smallest),
+            largest=format_size(largest),
+            parts=SEMICOLON[language].join(parts),
+        )
+    ]
 
 
-def _fixed_cost(sweep: Sweep) -> list[str]:
+def _fixed_cost(sweep: Sweep, language: str) -> list[str]:
     """Say what copy.deepcopy(x) adds to x.clone() at the smallest size, and whether it shows later."""
     if not {"clone", "deepcopy"} <= set(sweep.methods):
         return []
+    t = translator(language)
     smallest, largest = sweep.sizes[0], sweep.sizes[-1]
     small = (sweep.get("deepcopy", smallest), sweep.get("clone", smallest))
-    sentence = f"At {format_size(smallest)}, {_comparison(*small)}"
+    sentence = t("At {size}, {comparison}").format(
+        size=format_size(smallest), comparison=_comparison(*small, t)
+    )
     if largest != smallest:
         large = (sweep.get("deepcopy", largest), sweep.get("clone", largest))
-        sentence += f"; at {format_size(largest)}, {_comparison(*large)}"
+        sentence += t("; at {size}, {comparison}").format(
+            size=format_size(largest), comparison=_comparison(*large, t)
+        )
         if more(*small) and spreads_overlap(*large):
-            sentence += ": what deepcopy adds is a cost per call, which does not grow with the tensor"
-    return [sentence + "."]
+            sentence += t(": what deepcopy adds is a cost per call, which does not grow with the tensor")
+    return [sentence + PERIOD[language]]
 
 
-def _same_work(sweep: Sweep) -> list[str]:
+def _same_work(sweep: Sweep, language: str) -> list[str]:
     """Whether the copies that do the same work on the largest tensor differ there, beyond noise."""
     measured = [m for m in _SAME_WORK if m in sweep.methods]
     if len(measured) < 2:
         return []
+    t = translator(language)
     largest = sweep.sizes[-1]
     costs = [sweep.get(m, largest) for m in measured]
     apart = [(a, b) for i, a in enumerate(costs) for b in costs[i + 1 :] if not spreads_overlap(a, b)]
     if not apart:
-        return [f"At {format_size(largest)}, {_names([c.code for c in costs])} cost the same, within noise."]
+        return [
+            t("At {size}, {names} cost the same, within noise.").format(
+                size=format_size(largest), names=join_words([c.code for c in costs], language)
+            )
+        ]
     sentences = []
     for a, b in apart:
         high, low = (a, b) if a.seconds > b.seconds else (b, a)
-        sentences.append(f"At {format_size(largest)}, {high.code} cost more than {low.code}, beyond noise.")
+        sentences.append(
+            t("At {size}, {high} cost more than {low}, beyond noise.").format(
+                size=format_size(largest), high=high.code, low=low.code
+            )
+        )
     return sentences
 
 
-def _allocation(sweep: Sweep) -> list[str]:
+def _allocation(sweep: Sweep, language: str) -> list[str]:
     """At each size, whether fresh pages or the copy itself dominates what x.clone() costs."""
     if not {"clone", LIMIT_METHOD} <= set(sweep.methods):
         return []
+    t = translator(language)
     sentences = []
     copy_sizes = [n for n in sweep.sizes if _allocation_kind(sweep, n) == "copy"]
     if copy_sizes:
         # Whether a mid-sized block comes back from the allocator or from fresh pages depends on
         # the process's past, so the sentence holds whichever of the two happened.
         sentences.append(
-            f"At {_names([format_size(n) for n in copy_sizes])}, the copy itself dominates: there "
-            "x.clone() took no page faults or, where it took some, did not cost more than twice "
-            "out.copy_(x), beyond noise."
+            t(
+                "At {sizes}, the copy itself dominates: there x.clone() took no page faults or, where it "
+                "took some, did not cost more than twice out.copy_(x), beyond noise."
+            ).format(sizes=join_words([format_size(n) for n in copy_sizes], language))
         )
     for nbytes in sweep.sizes:
         kind = _allocation_kind(sweep, nbytes)
         if kind != "copy":
-            sentences.append(_allocation_sentence(kind, sweep.get("clone", nbytes)))
+            sentences.append(_allocation_sentence(kind, sweep.get("clone", nbytes), t))
         if kind == "fresh":
-            sentences.extend(_first_touch(sweep, nbytes))
+            sentences.extend(_first_touch(sweep, nbytes, t))
     return sentences
 
 
-def _reuse(sweep: Sweep) -> list[str]:
+def _reuse(sweep: Sweep, language: str) -> list[str]:
     """Say what writing into a buffer allocated once saves, at the sizes where fresh pages dominate."""
     reusing = [m for m in _REUSE if m in sweep.methods]
     if not reusing or not {"clone", LIMIT_METHOD} <= set(sweep.methods):
         return []
+    t = translator(language)
     sentences = []
     for nbytes in sweep.sizes:
         if _allocation_kind(sweep, nbytes) != "fresh":
@@ -233,13 +280,19 @@ def _reuse(sweep: Sweep) -> list[str]:
         same = [code_of(m) for m in reusing if not more(clone, sweep.get(m, nbytes))]
         parts = []
         if less:
-            parts.append(f"{_names(less)} cost less than x.clone(), beyond noise")
+            parts.append(
+                t("{names} cost less than x.clone(), beyond noise").format(names=join_words(less, language))
+            )
         if same:
-            parts.append(f"{_names(same)} did not cost less than x.clone(), beyond noise")
+            parts.append(
+                t("{names} did not cost less than x.clone(), beyond noise").format(
+                    names=join_words(same, language)
+                )
+            )
         sentences.append(
-            f"At {format_size(nbytes)}, writing into a buffer allocated once saves the fresh pages: "
-            + "; ".join(parts)
-            + "."
+            t("At {size}, writing into a buffer allocated once saves the fresh pages: {parts}.").format(
+                size=format_size(nbytes), parts=SEMICOLON[language].join(parts)
+            )
         )
     return sentences
 
@@ -261,22 +314,24 @@ def _allocation_kind(sweep: Sweep, nbytes: int) -> str:
     return "fresh" if dominates and clone.page_faults >= 1 else "copy"
 
 
-def _allocation_sentence(kind: str, clone: Cost) -> str:
-    at = f"At {format_size(clone.nbytes)}"
+def _allocation_sentence(kind: str, clone: Cost, t: Callable[[str], str]) -> str:
+    size = format_size(clone.nbytes)
     if kind == "fresh":
-        return (
-            f"{at}, fresh pages dominate: x.clone() took about one page fault for every {_per_fault(clone)} "
+        return t(
+            "At {size}, fresh pages dominate: x.clone() took about one page fault for every {per_fault} "
             "of its result, and cost more than twice out.copy_(x), beyond noise."
-        )
+        ).format(size=size, per_fault=_per_fault(clone))
     if kind == "slower":
-        return (
-            f"{at}, x.clone() cost more than twice out.copy_(x), beyond noise: allocating its result "
+        return t(
+            "At {size}, x.clone() cost more than twice out.copy_(x), beyond noise: allocating its result "
             "dominates."
-        )
-    return f"{at}, x.clone() did not cost more than twice out.copy_(x), beyond noise: the copy dominates."
+        ).format(size=size)
+    return t(
+        "At {size}, x.clone() did not cost more than twice out.copy_(x), beyond noise: the copy dominates."
+    ).format(size=size)
 
 
-def _first_touch(sweep: Sweep, nbytes: int) -> list[str]:
+def _first_touch(sweep: Sweep, nbytes: int, t: Callable[[str], str]) -> list[str]:
     """Where fresh pages dominate: asking for memory is cheap, writing it the first time is not."""
     if not {"empty_like", "empty_like_copy"} <= set(sweep.methods):
         return []
@@ -285,29 +340,29 @@ def _first_touch(sweep: Sweep, nbytes: int) -> list[str]:
     if not (more(written, asked, factor=1 / _CHEAP) and more(written, into, factor=_DOMINATES)):
         return []
     return [
-        f"At {format_size(nbytes)}, torch.empty_like(x) alone cost less than a tenth of "
-        "torch.empty_like(x).copy_(x), which cost more than twice out.copy_(x), beyond noise: asking for "
-        "the memory is cheap, and the cost comes when its pages are first written."
+        t(
+            "At {size}, torch.empty_like(x) alone cost less than a tenth of torch.empty_like(x).copy_(x), "
+            "which cost more than twice out.copy_(x), beyond noise: asking for the memory is cheap, and "
+            "the cost comes when its pages are first written."
+        ).format(size=format_size(nbytes))
     ]
 
 
-def _comparison(a: Cost, b: Cost) -> str:
+def _comparison(a: Cost, b: Cost, t: Callable[[str], str]) -> str:
     """Put ``a`` against ``b`` in words: more or less beyond noise, or the same within noise."""
     if spreads_overlap(a, b):
-        return f"{a.code} and {b.code} cost the same, within noise"
-    return f"{a.code} cost {'more' if a.seconds > b.seconds else 'less'} than {b.code}, beyond noise"
+        words = t("{a} and {b} cost the same, within noise")
+    elif a.seconds > b.seconds:
+        words = t("{a} cost more than {b}, beyond noise")
+    else:
+        words = t("{a} cost less than {b}, beyond noise")
+    return words.format(a=a.code, b=b.code)
 
 
 def _per_fault(cost: Cost) -> str:
     """Return the bytes of the result per page fault, to the nearest power of two (a page, mostly)."""
     assert cost.page_faults  # only asked where there were page faults
     return format_size(2 ** round(math.log2(cost.nbytes / cost.page_faults)))
-
-
-def _names(words: list[str]) -> str:
-    if len(words) <= 2:
-        return " and ".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 # Every method's code, the longest first, so that "x.detach().clone()" is not read as "x.clone()".

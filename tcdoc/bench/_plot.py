@@ -16,20 +16,25 @@ show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.ticker import NullLocator
 
+from tcdoc._locale import translator
 from tcdoc.bench._format import format_size
 from tcdoc.bench._methods import METHODS
 from tcdoc.bench._results import Cost, Sweep
+from tcdoc.draw._render import remember, use_cjk_font
 
 __all__ = ["plot_bandwidth", "plot_time"]
 
 
-def plot_time(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | None = None) -> Axes:
+def plot_time(
+    sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | None = None, language: str = "en"
+) -> Axes:
     """Draw each method's median time against the source size, on log-log axes, with its quartiles.
 
     Parameters
@@ -40,6 +45,9 @@ def plot_time(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | Non
         Where to draw; a new figure when ``None``.
     methods
         The methods to draw, from :attr:`Sweep.methods`; all of them when ``None``.
+    language
+        The language of the labels, ``"en"`` or ``"zh_CN"`` (with a CJK font); a new figure
+        can be drawn again in the other with :func:`tcdoc.draw.redraw`.
 
     Returns
     -------
@@ -47,17 +55,21 @@ def plot_time(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | Non
         The axes drawn on.
 
     """
-    ax = _axes(sweep, ax)
-    for method in _methods(sweep, methods):
+    t = translator(language)
+    chosen = _methods(sweep, methods)
+    ax = _axes(sweep, ax, t, lambda other: plot_time(sweep, _new_axes(), chosen, other))
+    for method in chosen:
         costs = sweep.of(method)
         _errorbar(ax, costs, [c.seconds for c in costs], [c.interval for c in costs], method)
-    ax.set_ylabel("time per call (s): median, bar [q1, q3]")
-    ax.set_title(f"Time of one call ({_where(sweep)})")
+    ax.set_ylabel(t("time per call (s): median, bar [q1, q3]"))
+    ax.set_title(t("Time of one call ({where})").format(where=_where(sweep, t)))
     ax.legend(fontsize="small")
-    return ax
+    return _finish(ax, language)
 
 
-def plot_bandwidth(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | None = None) -> Axes:
+def plot_bandwidth(
+    sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] | None = None, language: str = "en"
+) -> Axes:
     """Draw each method's achieved bandwidth against the source size, with the copy limit.
 
     A method that copies nothing moves no bytes, so it has no line here. The copy limit is a
@@ -71,6 +83,8 @@ def plot_bandwidth(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] 
         Where to draw; a new figure when ``None``.
     methods
         The methods to draw, from :attr:`Sweep.methods`; all of them when ``None``.
+    language
+        As for :func:`plot_time`.
 
     Returns
     -------
@@ -78,9 +92,11 @@ def plot_bandwidth(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] 
         The axes drawn on.
 
     """
-    ax = _axes(sweep, ax)
+    t = translator(language)
+    chosen = _methods(sweep, methods)
+    ax = _axes(sweep, ax, t, lambda other: plot_bandwidth(sweep, _new_axes(), chosen, other))
     limit = sweep.limit
-    for method in _methods(sweep, methods):
+    for method in chosen:
         costs = [c for c in sweep.of(method) if c.bytes_moved > 0]
         if costs:
             gigabytes = [(low / 1e9, high / 1e9) for low, high in (c.bandwidth_interval for c in costs)]
@@ -91,12 +107,14 @@ def plot_bandwidth(sweep: Sweep, ax: Axes | None = None, methods: Iterable[str] 
         limit.bandwidth / 1e9,
         color="black",
         linestyle="--",
-        label=f"copy limit ({limit.code} at {format_size(limit.nbytes)}), {limit.bandwidth / 1e9:.2f} GB/s",
+        label=t("copy limit ({code} at {size}), {bandwidth} GB/s").format(
+            code=limit.code, size=format_size(limit.nbytes), bandwidth=f"{limit.bandwidth / 1e9:.2f}"
+        ),
     )
-    ax.set_ylabel("bytes read + written per second (GB/s)")
-    ax.set_title(f"Achieved bandwidth ({_where(sweep)})")
+    ax.set_ylabel(t("bytes read + written per second (GB/s)"))
+    ax.set_title(t("Achieved bandwidth ({where})").format(where=_where(sweep, t)))
     ax.legend(fontsize="small")
-    return ax
+    return _finish(ax, language)
 
 
 def _errorbar(
@@ -120,9 +138,10 @@ def _errorbar(
     )
 
 
-def _where(sweep: Sweep) -> str:
+def _where(sweep: Sweep, t: Callable[[str], str]) -> str:
     threads = sweep.machine.threads
-    return f"{sweep.machine.device}, {threads} thread{'' if threads == 1 else 's'}"
+    words = t("{device}, {threads} thread") if threads == 1 else t("{device}, {threads} threads")
+    return words.format(device=sweep.machine.device, threads=threads)
 
 
 def _color(method: str) -> str:
@@ -131,6 +150,8 @@ def _color(method: str) -> str:
 
 
 def _methods(sweep: Sweep, methods: Iterable[str] | None) -> tuple[str, ...]:
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be a tcdoc.bench.Sweep, got {type(sweep).__name__}")
     if methods is None:
         return sweep.methods
     if isinstance(methods, str) or not isinstance(methods, Iterable):
@@ -144,17 +165,39 @@ def _methods(sweep: Sweep, methods: Iterable[str] | None) -> tuple[str, ...]:
     return chosen
 
 
-def _axes(sweep: Sweep, ax: Axes | None) -> Axes:
+def _new_axes() -> Axes:
+    """Return the axes of a new figure, matplotlib's own (not pyplot's), to draw again in another language."""
+    return Figure(figsize=_SIZE, layout="constrained").add_subplot()
+
+
+def _finish(ax: Axes, language: str) -> Axes:
+    if language != "en":
+        parent = ax.figure
+        use_cjk_font(parent if isinstance(parent, Figure) else parent.figure)
+    return ax
+
+
+_SIZE = (7.0, 4.5)
+
+
+def _axes(sweep: Sweep, ax: Axes | None, t: Callable[[str], str], draw_again: Callable[[str], Axes]) -> Axes:
+    """Return the axes to draw on, a new pyplot figure's by default, which remembers how to draw it again."""
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a tcdoc.bench.Sweep, got {type(sweep).__name__}")
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
+        figure, ax = plt.subplots(figsize=_SIZE, layout="constrained")
+        remember(figure, lambda language: _root(draw_again(language)))
     elif not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks(sweep.sizes, [format_size(n) for n in sweep.sizes])
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xlabel("size of x")
+    ax.set_xlabel(t("size of x"))
     ax.grid(True, which="major", alpha=0.3)
     return ax
+
+
+def _root(ax: Axes) -> Figure:
+    parent = ax.figure
+    return parent if isinstance(parent, Figure) else parent.figure

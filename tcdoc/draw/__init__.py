@@ -5,7 +5,9 @@ Every picture is drawn from a :class:`Diagram`, a model built by :func:`diagram`
 nothing in it is a template for a particular method. The model (``tcdoc.draw._model``) needs only
 torch, so it can be tested without matplotlib; :func:`draw`, :func:`draw_operations` and
 :func:`draw_panels` (``tcdoc.draw._render``) render it with matplotlib (``pip install tcdoc[plot]``),
-which is imported when one of them is first asked for.
+which is imported when one of them is first asked for. Each takes a ``language``, ``"en"`` or
+``"zh_CN"`` (labels and alt text in Chinese, drawn with a CJK font such as Debian's
+``fonts-noto-cjk``), and :func:`redraw` draws a figure they made again in another language.
 
 >>> import torch
 >>> from tcdoc.draw import diagram
@@ -34,7 +36,7 @@ from tcdoc.draw._model import (
 )
 
 if TYPE_CHECKING:
-    from tcdoc.draw._render import COLOURS, draw, draw_operations, draw_panels
+    from tcdoc.draw._render import COLOURS, draw, draw_operations, draw_panels, redraw
 
 __all__ = [
     "COLOURS",
@@ -51,10 +53,11 @@ __all__ = [
     "draw",
     "draw_operations",
     "draw_panels",
+    "redraw",
 ]
 
 # The names that need matplotlib, loaded from the rendering module on first use.
-_RENDERING = ("COLOURS", "draw", "draw_operations", "draw_panels")
+_RENDERING = ("COLOURS", "draw", "draw_operations", "draw_panels", "redraw")
 
 for _value in (Diagram, Failure, Span, StorageBar, TensorBox, alt_text, diagram, diagrams):
     _value.__module__ = __name__  # documented and pickled as tcdoc.draw.NAME

@@ -17,6 +17,7 @@ import torch
 
 import tcdoc
 from tcdoc._compare import storage_extent
+from tcdoc._locale import COMMA, SENTENCE_BREAK, translator
 from tcdoc._registry import check_device
 
 __all__ = [
@@ -106,18 +107,21 @@ class TensorBox:
     span: Span
     inference: bool = False
 
-    def lines(self) -> tuple[str, ...]:
-        """Return the metadata lines written in the box.
+    def lines(self, language: str = "en") -> tuple[str, ...]:
+        """Return the metadata lines written in the box, in ``language`` (``"en"`` or ``"zh_CN"``).
 
         >>> import torch
         >>> from tcdoc.draw import diagram
         >>> diagram(torch.zeros(2), torch.zeros(2)).source.lines()[:2]
         ('Tensor float32', 'shape (2,)')
+        >>> diagram(torch.zeros(2), torch.zeros(2)).source.lines("zh_CN")[1]
+        '形状 (2,)'
         """
+        t = translator(language)
         return (
             f"{self.type_name} {self.dtype}",
-            f"shape {self.shape}",
-            f"strides {self.strides}",
+            t("shape {shape}").format(shape=self.shape),
+            t("strides {strides}").format(strides=self.strides),
             f"requires_grad={self.requires_grad}",
             f"is_leaf={self.is_leaf}",
             f"grad_fn={self.grad_fn}",
@@ -345,8 +349,11 @@ def diagrams(
     return tuple(_diagram_of(op, sc, torch.device(check_device(device))) for op in ops)
 
 
-def alt_text(model: Diagram | Failure) -> str:
-    """State in words the facts that the picture of ``model`` shows.
+def alt_text(model: Diagram | Failure, language: str = "en") -> str:
+    """State in words the facts that the picture of ``model`` shows, in ``language``.
+
+    ``language`` is one of ``"en"`` and ``"zh_CN"``; code, names and torch's messages stay as
+    they are.
 
     >>> import torch
     >>> from tcdoc.draw import alt_text, diagram
@@ -357,20 +364,33 @@ def alt_text(model: Diagram | Failure) -> str:
     is_leaf=True, grad_fn=None. Memory: one storage of 12 bytes, shared; x uses bytes 0 to 12,
     y uses bytes 0 to 12; 0 new bytes. Version counter: shared. Autograd edge from y to x: cut.
     """
+    t = translator(language)
     if isinstance(model, Failure):
-        return f"{model.heading} raises {model.error}"
+        return t("{heading} raises {error}").format(heading=model.heading, error=model.error)
     if not isinstance(model, Diagram):
         raise TypeError(f"model must be a Diagram or a Failure, got {type(model).__name__}")
     x, y = model.source, model.result
-    who = "a new object" if model.new_object else f"the same object as {x.name}"
-    parts = [f"{model.heading}: {who}.", f"{x.name}: {', '.join(x.lines())}."]
+    who = t("a new object") if model.new_object else t("the same object as {x}").format(x=x.name)
+    sep = COMMA[language]
+    parts = [
+        t("{heading}: {who}.").format(heading=model.heading, who=who),
+        t("{name}: {lines}.").format(name=x.name, lines=sep.join(x.lines(language))),
+    ]
     if model.new_object:
-        parts.append(f"{y.name}: {', '.join(y.lines())}.")
-    parts.append(f"Memory: {_memory_words(model)}.")
-    counter = {True: "shared", False: "separate", None: "none, inference tensors have no version counter"}
-    parts.append(f"Version counter: {counter[model.shares_version_counter]}.")
-    parts.append(f"Autograd edge from {y.name} to {x.name}: {_edge_words(model)}.")
-    return " ".join(parts)
+        parts.append(t("{name}: {lines}.").format(name=y.name, lines=sep.join(y.lines(language))))
+    parts.append(t("Memory: {words}.").format(words=_memory_words(model, language)))
+    counter = {
+        True: t("shared"),
+        False: t("separate"),
+        None: t("none, inference tensors have no version counter"),
+    }
+    parts.append(t("Version counter: {words}.").format(words=counter[model.shares_version_counter]))
+    parts.append(
+        t("Autograd edge from {y} to {x}: {words}.").format(
+            y=y.name, x=x.name, words=_edge_words(model, language)
+        )
+    )
+    return SENTENCE_BREAK[language].join(parts)
 
 
 # -- Helpers -----------------------------------------------------------------------------------
@@ -429,30 +449,36 @@ def _diagram_of(op: tcdoc.Operation, scenario: tcdoc.Scenario, device: torch.dev
     return diagram(source, result, op.code)
 
 
-def _memory_words(model: Diagram) -> str:
-    reach = ", ".join(
-        f"{box.name} uses bytes {box.span.offset} to {box.span.end}" for box in (model.source, model.result)
+def _memory_words(model: Diagram, language: str) -> str:
+    t = translator(language)
+    reach = COMMA[language].join(
+        t("{name} uses bytes {start} to {end}").format(name=box.name, start=box.span.offset, end=box.span.end)
+        for box in (model.source, model.result)
     )
     if len(model.storages) == 1:
-        shared = "shared" if model.shares_storage else "used by both, with no byte in common"
-        return f"one storage of {model.storages[0].nbytes} bytes, {shared}; {reach}; 0 new bytes"
+        shared = t("shared") if model.shares_storage else t("used by both, with no byte in common")
+        return t("one storage of {nbytes} bytes, {shared}; {reach}; 0 new bytes").format(
+            nbytes=model.storages[0].nbytes, shared=shared, reach=reach
+        )
     x_bar, y_bar = model.storages
     x, y = model.names
-    return (
-        f"two storages, {x}'s of {x_bar.nbytes} bytes and {y}'s own of {y_bar.nbytes} bytes; "
-        f"{reach}; {model.new_bytes} new bytes"
-    )
+    return t(
+        "two storages, {x}'s of {x_bytes} bytes and {y}'s own of {y_bytes} bytes; {reach}; {new} new bytes"
+    ).format(x=x, x_bytes=x_bar.nbytes, y=y, y_bytes=y_bar.nbytes, reach=reach, new=model.new_bytes)
 
 
-def _edge_words(model: Diagram) -> str:
+def _edge_words(model: Diagram, language: str) -> str:
+    t = translator(language)
     x, y = model.names
     if model.edge == "kept":
-        return f"kept, gradients flow back to {x} through {model.result.grad_fn}"
+        return t("kept, gradients flow back to {x} through {grad_fn}").format(
+            x=x, grad_fn=model.result.grad_fn
+        )
     if model.edge == "none":
-        return f"none, {x} has no autograd history"
+        return t("none, {x} has no autograd history").format(x=x)
     if model.edge == "same object":
-        return f"none needed, {y} is {x}"
-    return "cut"
+        return t("none needed, {y} is {x}").format(x=x, y=y)
+    return t("cut")
 
 
 def _check_names(names: object) -> None:

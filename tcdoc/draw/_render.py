@@ -2,20 +2,36 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import textwrap
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 
 import matplotlib.pyplot as plt
 import torch
+from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
+from matplotlib.text import Text
 
 import tcdoc
+from tcdoc import _locale
+from tcdoc._locale import translator
 from tcdoc.draw._model import MAX_CELLS, Diagram, Failure, StorageBar, TensorBox, alt_text, diagram, diagrams
 
-__all__ = ["COLOURS", "draw", "draw_operations", "draw_panels"]
+__all__ = [
+    "CJK_FONTS",
+    "COLOURS",
+    "cjk_font",
+    "draw",
+    "draw_operations",
+    "draw_panels",
+    "redraw",
+    "remember",
+    "use_cjk_font",
+]
 
 
 # Okabe-Ito colours, which colour-blind readers tell apart; lines and fills are mid-tones that
@@ -28,6 +44,15 @@ COLOURS = {
     "version": "#CC79A7",  # reddish purple
     "line": "#8C8C8C",  # mid grey
 }
+CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+)
+"""Fonts with Chinese characters, the first found is used (Debian's ``fonts-noto-cjk`` has the first)."""
+
 _FILL = {"x": "#DCEFFB", "y": "#FDEBC8", "label": "#F2F2F2", "bar": "#E4E4E4", "error": "#F9DCCB"}
 _INK = "#1A1A1A"
 
@@ -44,6 +69,7 @@ def draw(
     code: str | None = None,
     ax: Axes | None = None,
     names: tuple[str, str] = ("x", "y"),
+    language: str = "en",
 ) -> Figure:
     """Draw what ``result`` shares with ``source``: boxes, storage, version counter, autograd edge.
 
@@ -53,6 +79,9 @@ def draw(
         As for :func:`diagram`.
     ax
         The matplotlib axes to draw on; by default a new figure with one axes.
+    language
+        The language of the labels: ``"en"`` or ``"zh_CN"`` (which needs a font with Chinese
+        characters, such as Debian's ``fonts-noto-cjk``); code and names stay as they are.
 
     Returns
     -------
@@ -81,10 +110,14 @@ def draw(
     """
     model = diagram(source, result, code, names)
     if ax is None:
-        return draw_panels([model])
+        return draw_panels([model], language=language)
     _check_axes(ax)
-    _render(ax, model, max(bar.nbytes for bar in model.storages), fontsize=10.0)
-    return _root_figure(ax)
+    t = translator(language)
+    _render(ax, model, max(bar.nbytes for bar in model.storages), 10.0, t, language)
+    figure = _root_figure(ax)
+    if language != "en":
+        use_cjk_font(figure)
+    return figure
 
 
 def draw_operations(
@@ -92,6 +125,7 @@ def draw_operations(
     scenario: str | tcdoc.Scenario,
     device: str = "cpu",
     columns: int = 2,
+    language: str = "en",
 ) -> Figure:
     """Draw one panel per operation, each applied to a fresh source tensor of ``scenario``.
 
@@ -104,6 +138,8 @@ def draw_operations(
         As for :func:`diagrams`.
     columns
         Panels per row.
+    language
+        As for :func:`draw`.
 
     Raises
     ------
@@ -118,11 +154,14 @@ def draw_operations(
 
     """
     _check_columns(columns)
-    return draw_panels(diagrams(operations, scenario, device), columns)
+    return draw_panels(diagrams(operations, scenario, device), columns, language=language)
 
 
 def draw_panels(
-    models: Sequence[Diagram | Failure], columns: int = 2, figure: Figure | None = None
+    models: Sequence[Diagram | Failure],
+    columns: int = 2,
+    figure: Figure | None = None,
+    language: str = "en",
 ) -> Figure:
     """Draw models made by :func:`diagram` or :func:`diagrams` side by side, bars on one scale.
 
@@ -135,12 +174,15 @@ def draw_panels(
     figure
         An empty matplotlib figure to draw into (it is resized to fit the panels); by default
         a new one from ``pyplot``.
+    language
+        As for :func:`draw`.
 
     Returns
     -------
     matplotlib.figure.Figure
         The figure, with a transparent background; its hidden suptitle is the
         :func:`alt_text` of every panel, which sphinx-gallery uses as the image's alt text.
+        :func:`redraw` draws it again in another language.
 
     Raises
     ------
@@ -156,6 +198,9 @@ def draw_panels(
 
     """
     _check_columns(columns)
+    t = translator(language)  # checks the language before anything is drawn
+    if language != "en":
+        cjk_font()
     if isinstance(models, (Diagram, Failure)) or not isinstance(models, Sequence) or not models:
         raise ValueError(f"models must be a non-empty sequence of Diagram or Failure, got {models!r}")
     for model in models:
@@ -175,41 +220,50 @@ def draw_panels(
     full = max((bar.nbytes for m in models if isinstance(m, Diagram) for bar in m.storages), default=1)
     fontsize = 10.0 if single else 7.0
     # A hidden title holding the alt text: sphinx-gallery uses a figure's titles as alt text.
-    figure.suptitle(" ".join(alt_text(model) for model in models), visible=False)
+    words = _locale.SENTENCE_BREAK[language].join(alt_text(model, language) for model in models)
+    figure.suptitle(words, visible=False)
     for index, model in enumerate(models):
         ax = figure.add_subplot(rows, columns, index + 1)
         if isinstance(model, Failure):
-            _render_failure(ax, model, fontsize)
+            _render_failure(ax, model, fontsize, t)
         else:
-            _render(ax, model, full, fontsize)
+            _render(ax, model, full, fontsize, t, language)
+    if language != "en":
+        use_cjk_font(figure)
+    drawn = tuple(models)
+    remember(figure, lambda other: draw_panels(drawn, columns, figure=Figure(), language=other))
     return figure
 
 
-def _render(ax: Axes, model: Diagram, full: int, fontsize: float) -> None:
+def _render(
+    ax: Axes, model: Diagram, full: int, fontsize: float, t: Callable[[str], str], language: str
+) -> None:
     """Draw ``model`` on ``ax``; ``full`` bytes would fill the widest storage bar."""
     _clear(ax)
     _heading(ax, model.heading, fontsize)
     x_box, y_box = (0.05, _WIDTH - 0.05 - _BOX_W) if model.new_object else ((_WIDTH - _BOX_W) / 2,) * 2
     x, y = model.names
     if model.new_object:
-        _tensor_box(ax, model.source, "x", x, x_box, fontsize)
-        _tensor_box(ax, model.result, "y", y, y_box, fontsize)
+        _tensor_box(ax, model.source, "x", x, x_box, fontsize, language)
+        _tensor_box(ax, model.result, "y", y, y_box, fontsize, language)
     else:
-        _tensor_box(ax, model.source, "x", f"{x} and {y}: one object", x_box, fontsize)
-    _edge(ax, model, fontsize)
-    _version_counters(ax, model, fontsize)
+        title = t("{x} and {y}: one object").format(x=x, y=y)
+        _tensor_box(ax, model.source, "x", title, x_box, fontsize, language)
+    _edge(ax, model, fontsize, t)
+    _version_counters(ax, model, fontsize, t)
     scale = _BAR_MAX / max(full, 1)
     if len(model.storages) == 1:
         bar = model.storages[0]
         left = (_WIDTH - bar.nbytes * scale) / 2
         spans = [(model.source, x_box)] + ([(model.result, y_box)] if model.new_object else [])
-        _storage_bar(ax, bar, left, scale, spans, model, fontsize, "center")
+        _storage_bar(ax, bar, left, scale, spans, model, fontsize, "center", t)
     else:
         # Each bar's words line up with its outer end, so that a short bar's words stay inside
         # the panel and clear of the other bar's.
-        _storage_bar(ax, model.storages[0], 0.05, scale, [(model.source, x_box)], model, fontsize, "left")
+        x_spans, y_spans = [(model.source, x_box)], [(model.result, y_box)]
+        _storage_bar(ax, model.storages[0], 0.05, scale, x_spans, model, fontsize, "left", t)
         right = _WIDTH - 0.05 - model.storages[1].nbytes * scale
-        _storage_bar(ax, model.storages[1], right, scale, [(model.result, y_box)], model, fontsize, "right")
+        _storage_bar(ax, model.storages[1], right, scale, y_spans, model, fontsize, "right", t)
 
 
 def _role(model: Diagram, box: TensorBox) -> str:
@@ -234,7 +288,9 @@ def _heading(ax: Axes, text: str, fontsize: float) -> None:
     )
 
 
-def _tensor_box(ax: Axes, box: TensorBox, role: str, title: str, left: float, fontsize: float) -> None:
+def _tensor_box(
+    ax: Axes, box: TensorBox, role: str, title: str, left: float, fontsize: float, language: str
+) -> None:
 
     ax.add_patch(
         FancyBboxPatch(
@@ -260,7 +316,7 @@ def _tensor_box(ax: Axes, box: TensorBox, role: str, title: str, left: float, fo
         family="monospace",
     )
     ax.annotate(
-        "\n".join(box.lines()),
+        "\n".join(box.lines(language)),
         corner,
         xytext=(0, -2.6 * fontsize),
         textcoords="offset points",
@@ -272,7 +328,7 @@ def _tensor_box(ax: Axes, box: TensorBox, role: str, title: str, left: float, fo
     )
 
 
-def _edge(ax: Axes, model: Diagram, fontsize: float) -> None:
+def _edge(ax: Axes, model: Diagram, fontsize: float, t: Callable[[str], str]) -> None:
     """Draw the autograd edge from y back to x: an arrow when kept, a broken line when cut."""
     x, y = model.names
     start, end, middle = _WIDTH - 0.05 - _BOX_W, 0.05 + _BOX_W, _WIDTH / 2
@@ -287,39 +343,39 @@ def _edge(ax: Axes, model: Diagram, fontsize: float) -> None:
                 linewidth=2.5,
             )
         )
-        _label(ax, middle, _EDGE_Y + 0.5, f"autograd: kept\n{model.result.grad_fn}", fontsize)
+        _label(ax, middle, _EDGE_Y + 0.5, f"{t('autograd: kept')}\n{model.result.grad_fn}", fontsize)
     elif model.edge == "cut":
         for a, b in ((start, middle + 0.35), (middle - 0.35, end)):
             ax.plot([a, b], [_EDGE_Y, _EDGE_Y], color=COLOURS["cut"], linewidth=2.5, linestyle=(0, (3, 2)))
         ax.plot(middle, _EDGE_Y, marker="X", markersize=fontsize + 5, color=COLOURS["cut"])
-        _label(ax, middle, _EDGE_Y + 0.5, "autograd: cut", fontsize)
+        _label(ax, middle, _EDGE_Y + 0.5, t("autograd: cut"), fontsize)
     elif model.edge == "none":
-        _label(ax, middle, _EDGE_Y + 0.5, f"autograd: {x} has\nno history", fontsize)
+        _label(ax, middle, _EDGE_Y + 0.5, t("autograd: {x} has\nno history").format(x=x), fontsize)
     else:
-        _label(ax, middle + _BOX_W / 2 + 0.9, _EDGE_Y, f"{y} is {x}:\nno copy", fontsize)
+        _label(ax, middle + _BOX_W / 2 + 0.9, _EDGE_Y, t("{y} is {x}:\nno copy").format(x=x, y=y), fontsize)
 
 
-def _version_counters(ax: Axes, model: Diagram, fontsize: float) -> None:
+def _version_counters(ax: Axes, model: Diagram, fontsize: float, t: Callable[[str], str]) -> None:
     """One circle tied to both boxes when the counter is shared, one per box when not."""
     x_edge, y_edge, middle = 0.05 + _BOX_W, _WIDTH - 0.05 - _BOX_W, _WIDTH / 2
     size = fontsize * 2.6
     if model.shares_version_counter is None:  # an inference tensor has no counter to draw
-        _label(ax, middle, _VERSION_Y, "inference tensor:\nno counter to share", fontsize)
+        _label(ax, middle, _VERSION_Y, t("inference tensor:\nno counter to share"), fontsize)
         return
     if not model.new_object:  # one object, one counter: beside its box
         x_edge = (_WIDTH + _BOX_W) / 2
         spots = [(x_edge + 0.35, model.source.version)]
         ax.plot([x_edge, x_edge + 0.35], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
-        middle, words = x_edge + 0.9, "one version\ncounter"
+        middle, words = x_edge + 0.9, t("one version\ncounter")
     elif model.shares_version_counter:
         ax.plot([x_edge, y_edge], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
         spots = [(middle, model.source.version)]
-        words = "one version\ncounter"
+        words = t("one version\ncounter")
     else:
         spots = [(x_edge + 0.35, model.source.version), (y_edge - 0.35, model.result.version)]
         ax.plot([x_edge, x_edge + 0.35], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
         ax.plot([y_edge - 0.35, y_edge], [_VERSION_Y] * 2, color=COLOURS["version"], linewidth=2.0)
-        words = "two version\ncounters"
+        words = t("two version\ncounters")
     for where, value in spots:
         ax.plot(
             where,
@@ -343,6 +399,7 @@ def _storage_bar(
     model: Diagram,
     fontsize: float,
     align: str,
+    t: Callable[[str], str],
 ) -> None:
     """Draw a bar of ``bar.nbytes`` bytes, each tensor's reach marked in its colour and joined to its box.
 
@@ -385,20 +442,22 @@ def _storage_bar(
         for k in range(1, bar.nbytes // bar.element_size):
             x = left + k * bar.element_size * scale
             ax.plot([x, x], [_BAR_BOTTOM, _BAR_TOP], color=COLOURS["line"], linewidth=0.5)
-    reach = "   ".join(f"{box.name}: bytes {box.span.offset}\u2013{box.span.end}" for box, _ in spans)
-    if not model.new_object:
-        words = f"storage of {model.source.name}, {bar.nbytes} bytes\n{reach}"
-    elif bar.shared:
-        words = f"one storage, {bar.nbytes} bytes, shared\n{reach}"
-    elif bar.users == (model.result.name,):
-        words = f"new storage, {model.new_bytes} new bytes\n{reach}"
+    reach = "   ".join(
+        t("{name}: bytes {start}\u2013{end}").format(name=box.name, start=box.span.offset, end=box.span.end)
+        for box, _ in spans
+    )
+    if bar.shared and model.new_object:
+        words = t("one storage, {nbytes} bytes, shared").format(nbytes=bar.nbytes)
+    elif bar.users == (model.result.name,) and model.new_object:
+        words = t("new storage, {new} new bytes").format(new=model.new_bytes)
     else:
-        words = f"storage of {model.source.name}, {bar.nbytes} bytes\n{reach}"
+        words = t("storage of {name}, {nbytes} bytes").format(name=model.source.name, nbytes=bar.nbytes)
+    words = f"{words}\n{reach}"
     anchor = {"left": left, "center": left + width / 2, "right": left + width}[align]
     _label(ax, anchor, _BAR_BOTTOM - 0.55, words, fontsize, align)
 
 
-def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
+def _render_failure(ax: Axes, failure: Failure, fontsize: float, t: Callable[[str], str]) -> None:
 
     _clear(ax)
     ax.add_patch(
@@ -413,7 +472,14 @@ def _render_failure(ax: Axes, failure: Failure, fontsize: float) -> None:
         )
     )
     _heading(ax, failure.heading, fontsize)
-    ax.text(0.85, 4.55, f"raises {failure.error_type}", va="top", fontsize=fontsize + 1, color=_INK)
+    ax.text(
+        0.85,
+        4.55,
+        t("raises {error_type}").format(error_type=failure.error_type),
+        va="top",
+        fontsize=fontsize + 1,
+        color=_INK,
+    )
     message = textwrap.shorten(failure.message, 160, placeholder=" ...")
     ax.text(0.85, 3.85, textwrap.fill(message, 62), va="top", fontsize=fontsize - 0.5, color=_INK)
 
@@ -434,14 +500,94 @@ def _label(ax: Axes, x: float, y: float, text: str, fontsize: float, align: str 
     )
 
 
-def save_png(models: Sequence[Diagram | Failure], columns: int, path: str | os.PathLike[str]) -> None:
+def save_png(
+    models: Sequence[Diagram | Failure], columns: int, path: str | os.PathLike[str], language: str = "en"
+) -> None:
     """Draw ``models`` as :func:`draw_panels` does and write a transparent PNG to ``path``.
 
     The figure is matplotlib's own, not pyplot's, so a docs build opens no window and keeps no
     figure alive; the Sphinx extension's ``tcdoc-diagram`` directive writes its pictures with it.
     """
-    figure = draw_panels(models, columns, figure=Figure())
+    figure = draw_panels(models, columns, figure=Figure(), language=language)
     figure.savefig(path, format="png", dpi=150, transparent=True)
+
+
+@functools.cache
+def cjk_font() -> str:
+    """Return the name of an installed font with Chinese characters, for matplotlib.
+
+    Raises
+    ------
+    RuntimeError
+        Where none of :data:`CJK_FONTS` is installed: the labels would be drawn as empty boxes.
+
+    """
+
+    def installed() -> str | None:
+        for name in CJK_FONTS:
+            try:
+                font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False)
+            except ValueError:
+                continue
+            return name
+        return None
+
+    found = installed()
+    if found is None:
+        # matplotlib's font list is cached: a font installed after it was made is not in it.
+        known = {font.fname for font in font_manager.fontManager.ttflist}
+        for path in font_manager.findSystemFonts():
+            if path not in known:
+                font_manager.fontManager.addfont(path)
+        found = installed()
+    if found is not None:
+        return found
+    raise RuntimeError(
+        "tcdoc draws Chinese labels with a CJK font, and matplotlib finds none of "
+        f"{', '.join(CJK_FONTS)}: install one (on Debian or Ubuntu: apt-get install fonts-noto-cjk) "
+        "and build again."
+    )
+
+
+def use_cjk_font(figure: Figure) -> None:
+    """Let every text of ``figure`` fall back to the CJK font for the characters its own font lacks.
+
+    Latin letters and digits keep the font they had (matplotlib takes each character from the
+    first font of a text's family list that has it).
+    """
+    font = cjk_font()
+    for text in figure.findobj(Text):
+        family = [name for name in text.get_fontfamily() if name != font]
+        text.set_fontfamily([*(family or ["sans-serif"]), font])
+
+
+# What drew each figure, so that it can be drawn again in another language (weakly held: a
+# figure that is closed and dropped is forgotten).
+_DRAWN: weakref.WeakKeyDictionary[Figure, Callable[[str], Figure]] = weakref.WeakKeyDictionary()
+
+
+def remember(figure: Figure, draw_again: Callable[[str], Figure]) -> None:
+    """Record how to draw ``figure`` again in a given language: ``draw_again(language)``."""
+    _DRAWN[figure] = draw_again
+
+
+def redraw(figure: Figure, language: str) -> Figure | None:
+    """Return a new figure with the picture of ``figure`` in ``language``; ``None`` if tcdoc did not draw it.
+
+    The new figure is matplotlib's own, not pyplot's (no window opens, nothing keeps it alive).
+    Only figures that :mod:`tcdoc.draw` or :mod:`tcdoc.bench` drew in full can be drawn again.
+
+    Raises
+    ------
+    ValueError
+        For a language other than ``"en"`` and ``"zh_CN"``.
+    RuntimeError
+        For a language written in Chinese characters where no CJK font is installed.
+
+    """
+    translator(language)
+    draw_again = _DRAWN.get(figure)
+    return None if draw_again is None else draw_again(language)
 
 
 # -- Helpers -----------------------------------------------------------------------------------

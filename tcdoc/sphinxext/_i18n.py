@@ -21,7 +21,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
 
-__all__ = ["CATALOG", "LOCALE_DIR", "add_catalog", "generated", "translate"]
+import tcdoc
+
+__all__ = ["CATALOG", "LOCALE_DIR", "add_catalog", "environment_words", "generated", "translate"]
 
 CATALOG = "tcdoc"
 """The name of the extension's message catalogue."""
@@ -46,6 +48,17 @@ def translate(text: str) -> str:
     heading, a summary from the registry, a claim's sentence, or a template to ``format``.
     """
     return str(_(text))
+
+
+def environment_words(environment: tcdoc.Environment) -> str:
+    """Name the torch, device and Python of ``environment`` in the build's language.
+
+    ``str(environment)`` is the English wording (``torch 2.13.0+cpu on CPU (x86_64), Python
+    3.11.7``), which the package's command and tables outside Sphinx print.
+    """
+    return str(_("torch {torch} on {device}, Python {python}")).format(
+        torch=environment.torch, device=environment.device_name, python=environment.python
+    )
 
 
 def generated(output: Sequence[N] | Iterable[N]) -> list[N]:

@@ -31,6 +31,7 @@ from sphinx.writers.html5 import HTML5Translator
 import tcdoc
 from tcdoc._cells import cell
 from tcdoc._names import LABELS, WRITE_OUTCOMES, WRITES, reason
+from tcdoc.sphinxext._i18n import environment_words
 from tcdoc.sphinxext._i18n import translate as _
 
 __all__ = [
@@ -109,7 +110,9 @@ def label_cells(table: nodes.table) -> None:
 
 
 def stamp(matrix: tcdoc.Matrix) -> nodes.paragraph:
-    text = _("Measured at build time with {environment}.").format(environment=matrix.environment)
+    text = _("Measured at build time with {environment}.").format(
+        environment=environment_words(matrix.environment)
+    )
     return nodes.paragraph(text, text, classes=["tcdoc-stamp"])
 
 

@@ -26,8 +26,12 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - the Chinese edition's search: the site's terms kept whole and their aliases read as them, a
   typed query split into words as the pages were, and the stemmer Sphinx ships (``_search``);
   the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``).
+- the examples' figures drawn in every language by the English build, each edition showing its
+  own (``_figures``), and sphinx-gallery's generated words (cards, downloads, running times) and
+  the cost findings in the build's language (``_gallery_words``).
 
-The words this extension writes into pages (the GPU notes) are translated through its own
+The words this extension writes into pages (the GPU notes, sphinx-gallery's words, the examples'
+plot labels) are translated through its own
 catalogue, ``tcdoc_site`` (``_catalog``), which lives with the site, not in the package.
 """
 
@@ -44,7 +48,9 @@ from tcdoc_site import (
     _catalog,
     _code_links,
     _copy_button,
+    _figures,
     _gallery_guard,
+    _gallery_words,
     _gpu,
     _search,
     _search_terms,
@@ -87,4 +93,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_search_language(_search.SearchChineseTerms)
     app.add_directive("tcdoc-terms", _search_terms.TermsDirective)
     app.connect("build-finished", _search.repair_chinese_search)
+    # After sphinx-gallery (priority 500) has scaled the drawn thumbnails into the gallery.
+    app.connect("builder-inited", _figures.scale_drawn_thumbnails, priority=600)
+    # Before Sphinx's image collector (priority 500) notes the pictures to copy.
+    app.connect("doctree-read", _figures.use_translated_figures, priority=400)
+    app.connect("doctree-read", _gallery_words.translate_gallery_words, priority=400)
+    app.connect("doctree-read", _gallery_words.keep_language_findings)
+    app.connect("build-finished", _gallery_words.translate_theme_labels)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}

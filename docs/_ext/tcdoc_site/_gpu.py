@@ -22,7 +22,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import tcdoc
-from tcdoc.sphinxext._i18n import generated
+from tcdoc.sphinxext._i18n import environment_words, generated
 from tcdoc_site import gating
 from tcdoc_site._catalog import translate as _
 from tcdoc_site._gallery_guard import OUTPUT_MARKERS
@@ -139,7 +139,7 @@ def mark_gpu_pages(app: Sphinx, doctree: nodes.document) -> None:
             subtype="gpu",
         )
     section = doctree.next_node(nodes.section)
-    note = _note(_(gating.NO_CUDA_NOTE).format(environment=tcdoc.environment()))
+    note = _note(_(gating.NO_CUDA_NOTE).format(environment=environment_words(tcdoc.environment())))
     if section is None:
         doctree.insert(0, note)
     else:
@@ -152,12 +152,12 @@ class GpuStatusDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         if gpu_examples_run(self.config):
             text = _("These examples ran while this page was built, with {environment}.").format(
-                environment=tcdoc.environment("cuda")
+                environment=environment_words(tcdoc.environment("cuda"))
             )
             return generated([nodes.paragraph(text, text, classes=["tcdoc-stamp"])])
         text = _(
             "This build ({environment}) had no CUDA device, so these examples were not run: "
             "each page shows its code and no output. "
             "Download them and run them on a machine with CUDA to see the figures for your GPU."
-        ).format(environment=tcdoc.environment())
+        ).format(environment=environment_words(tcdoc.environment()))
         return [_note(text)]
