@@ -25,7 +25,12 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
   stylesheets minified (``_assets``);
 - the Chinese edition's search: the site's terms kept whole and their aliases read as them, a
   typed query split into words as the pages were, and the stemmer Sphinx ships (``_search``);
-  the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``).
+  the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``);
+- the 404 page of each edition, right under any path a host serves it from (``_notfound``), and
+  each edition's own address: the Chinese edition's canonical links, sitemap and link previews
+  point into ``zh_CN/``;
+- type aliases documented as data found where autodoc names them as classes, as Sphinx 9 finds
+  them, on the older Sphinx that pyproject.toml allows (``_type_aliases``).
 
 The words this extension writes into pages (the GPU notes) are translated through its own
 catalogue, ``tcdoc_site`` (``_catalog``), which lives with the site, not in the package.
@@ -46,10 +51,12 @@ from tcdoc_site import (
     _copy_button,
     _gallery_guard,
     _gpu,
+    _notfound,
     _search,
     _search_terms,
     _sitemap,
     _source_links,
+    _type_aliases,
 )
 
 __all__ = ["setup"]
@@ -86,4 +93,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_search_language(_search.SearchChineseTerms)
     app.add_directive("tcdoc-terms", _search_terms.TermsDirective)
     app.connect("build-finished", _search.repair_chinese_search)
+    app.add_config_value("tcdoc_url_prefix", "/", "html", types=[str])
+    app.connect("config-inited", _notfound.address_the_edition)
+    app.connect("missing-reference", _type_aliases.resolve_type_alias)
+    app.connect("build-finished", _notfound.wrap_page, priority=950)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
