@@ -20,7 +20,7 @@ from tcdoc_site import _notfound, _type_aliases
 
 PAGE = (
     '<!doctype html>\n<html class="no-js" lang="zh-CN" data-content_root="./">\n  <head>'
-    '<meta charset="utf-8">\n<title>Page not found</title>'
+    '<meta charset="utf-8">\n<title>Page not found</title><!-- a comment with <script> in it -->'
     '<link rel="stylesheet" href="_static/styles/furo.css"></head>\n'
     '<body><a class="skip-to-content" href="#main">skip</a>'
     '<script src="_static/x.js"></script></body>\n</html>'
@@ -72,6 +72,10 @@ def test_the_shell_holds_the_page_and_names_nothing_to_fetch(tmp_path: Path) -> 
     assert '<link rel="stylesheet" href="_static/styles/furo.css">' in page
     assert page.rstrip().endswith("</body>\n</html>")
     assert page.index('a[href^="#"]') < page.index("</body>")  # in-page links follow the address
+    assert "<!-- a comment with <script> in it -->" in page
+    held = shell[shell.index(f'id="{_notfound.SHELL_ID}">') :].split("</script>", 1)[0]
+    assert "</" not in held  # nothing that would end the element early
+    assert "<!--" not in held  # or keep it from ending
     assert (tmp_path / "_static" / "tcdoc-edition.txt").read_text(encoding="utf-8") == "zh_CN\n"
 
 

@@ -136,8 +136,9 @@ def shell(app: Sphinx, page: str) -> str:
     assert html_tag is not None  # the search above starts with it
     # Under a base, a link to "#id" would lead to the root: point it at the address shown.
     rest = page[opening.end() :].replace("</body>", f"{_ANCHORS}</body>", 1)
-    # Inside <script>, "</" would end the element: JSON may write it as "<\\/".
-    payload = json.dumps(rest, ensure_ascii=False).replace("</", "<\\/")
+    # Inside <script>, "</" would end the element and "<!--" could keep it from ending: JSON may
+    # write them as "<\/" and "<\u0021--".
+    payload = json.dumps(rest, ensure_ascii=False).replace("</", "<\\/").replace("<!--", "<\\u0021--")
     return _SHELL % {
         "html_tag": html_tag.group(0),
         "id": SHELL_ID,
