@@ -10,6 +10,10 @@ wheel as the release workflow does; inventories refreshes docs/_inventories.
 PyTorch comes from TCDOC_TORCH (default "torch==2.13.0", the CPU wheel these machines hold): pip
 arguments, for example ``TCDOC_TORCH="torch==2.5.1" nox -s tests`` or, for the CPU wheel from
 PyTorch's own index, ``TCDOC_TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"``.
+Its first word may be ``floor``, the oldest release pyproject.toml allows (``torch>=2.4`` gives
+``torch~=2.4.0``), or ``newest``. TCDOC_SPHINX=floor installs Sphinx and the Sphinx extensions
+and theme at the lower bounds that pyproject.toml declares (the matrix of .github/workflows/docs.yml
+tests them); unset, or ``newest``, their newest releases.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import shutil
 from pathlib import Path
 
 import nox
+from packaging.requirements import Requirement
 
 nox.needs_version = ">=2025.2.9"
 nox.options.default_venv_backend = "virtualenv"  # uv would not find the local torch wheel
@@ -28,10 +33,71 @@ nox.options.reuse_venv = "yes"
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml("pyproject.toml")
-TORCH = os.environ.get("TCDOC_TORCH", "torch==2.13.0")
+# The packages whose declared lower bounds TCDOC_SPHINX=floor installs: Sphinx, docutils, and the
+# extensions and theme the site builds with. numpy and matplotlib keep their newest releases: their
+# floors have no wheels for the newest Python.
+SPHINX_FAMILY = {
+    "docutils",
+    "furo",
+    "myst-parser",
+    "sphinx",
+    "sphinx-autobuild",
+    "sphinx-gallery",
+    "sphinx-intl",
+    "sphinx-sitemap",
+    "sphinxext-opengraph",
+}
+SPHINX = os.environ.get("TCDOC_SPHINX", "newest")
+
+
+def floor(requirement: str) -> str:
+    """Return the lower bound that ``requirement`` declares (``sphinx>=8.1`` gives ``8.1``)."""
+    bounds = [spec.version for spec in Requirement(requirement).specifier if spec.operator == ">="]
+    if len(bounds) != 1:
+        raise ValueError(f"{requirement!r} declares no single lower bound (>=)")
+    return bounds[0]
+
+
+def torch_requirement(value: str) -> str:
+    """Return TCDOC_TORCH as pip arguments: ``floor`` and ``newest`` name the release (see above)."""
+    first, _, rest = value.strip().partition(" ")
+    (declared,) = [r for r in PYPROJECT["project"]["dependencies"] if Requirement(r).name == "torch"]
+    if first == "floor":  # its newest patch release: torch>=2.4 gives torch~=2.4.0, that is 2.4.1
+        lowest = floor(declared)
+        first = f"torch~={lowest}.0" if lowest.count(".") == 1 else f"torch~={lowest}"
+    elif first == "newest":
+        first = "torch"
+    return f"{first} {rest}".strip()
+
+
+def sphinx_floors() -> list[str]:
+    """Return ``name==floor`` for every package of SPHINX_FAMILY that pyproject.toml bounds below.
+
+    Read from every dependency group and from the ``sphinx`` extra, so that what is tested is what
+    is declared: a constraints file of them makes pip install exactly those releases.
+    """
+    declared = list(PYPROJECT["project"]["optional-dependencies"]["sphinx"])
+    for group in PYPROJECT["dependency-groups"]:
+        declared += [r for r in nox.project.dependency_groups(PYPROJECT, group) if isinstance(r, str)]
+    pins: dict[str, str] = {}
+    for requirement in declared:
+        name = Requirement(requirement).name.lower()
+        if name in SPHINX_FAMILY and ">=" in requirement:
+            pin = f"{name}=={floor(requirement)}"
+            if pins.setdefault(name, pin) != pin:
+                raise ValueError(f"pyproject.toml declares two lower bounds for {name}: {pins[name]}, {pin}")
+    return sorted(pins.values())
+
+
+TORCH = torch_requirement(os.environ.get("TCDOC_TORCH", "torch==2.13.0"))
 DOCS = ROOT / "docs"
 HTML = DOCS / "_build" / "html"
-WORKFLOWS = sorted(str(path.relative_to(ROOT)) for path in (ROOT / ".github" / "workflows").glob("*.yml"))
+# Every workflow, whichever suffix it has: zizmor reads the folder, check-jsonschema these files.
+WORKFLOWS = sorted(
+    str(path.relative_to(ROOT))
+    for path in (ROOT / ".github" / "workflows").iterdir()
+    if path.suffix in {".yml", ".yaml"}
+)
 # sphinx-lint reads the reST: the examples' gallery headers (and the scripts' whitespace), and under
 # docs/ neither the catalogues (MyST, which it would read as reST) nor what the builds write.
 SPHINX_LINT = ["docs", "examples"] + [
@@ -58,11 +124,8 @@ def docs_zh(session: nox.Session) -> None:
     require_site(session)
     install(session, "docs")
     session.run("python", "tools/i18n.py", "check")
-    env = {"TCDOC_URL_PREFIX": f"{os.environ.get('TCDOC_URL_PREFIX', '/en/latest/')}zh_CN/"}
     doctrees = DOCS / "_build" / "doctrees-zh_CN"
-    session.run(
-        *sphinx_build("zh_CN"), "-D", "language=zh_CN", "-d", str(doctrees), *session.posargs, env=env
-    )
+    session.run(*sphinx_build("zh_CN"), "-D", "language=zh_CN", "-d", str(doctrees), *session.posargs)
     session.log(f"Open {HTML / 'zh_CN' / 'index.html'}")
 
 
@@ -272,9 +335,24 @@ def inventories(session: nox.Session) -> None:
 
 
 def install(session: nox.Session, group: str) -> None:
-    """Install the chosen torch first, so that tcdoc's own ``torch`` requirement is already met."""
+    """Install the chosen torch first, so that tcdoc's own ``torch`` requirement is already met.
+
+    With TCDOC_SPHINX=floor, the Sphinx family at its declared lower bounds (:func:`sphinx_floors`).
+    """
     session.install(*shlex.split(TORCH))
-    session.install("-e", ".", *nox.project.dependency_groups(PYPROJECT, group))
+    session.install("-e", ".", *nox.project.dependency_groups(PYPROJECT, group), *sphinx_constraints(session))
+
+
+def sphinx_constraints(session: nox.Session) -> list[str]:
+    """Return pip's arguments for TCDOC_SPHINX: none for the newest releases, constraints for the floors."""
+    if SPHINX == "newest":
+        return []
+    if SPHINX != "floor":
+        session.error(f"TCDOC_SPHINX is {SPHINX!r}: set it to 'floor' or 'newest', or leave it unset")
+    constraints = Path(session.create_tmp()) / "sphinx-floors.txt"
+    constraints.write_text("\n".join(sphinx_floors()) + "\n", encoding="utf-8")
+    session.log(f"TCDOC_SPHINX=floor: {', '.join(sphinx_floors())}")
+    return ["-c", str(constraints)]
 
 
 def require_site(session: nox.Session) -> None:

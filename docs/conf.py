@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from importlib.metadata import version as installed_version
+from urllib.parse import urlsplit
 
 import tcdoc
 
@@ -34,7 +35,6 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "tcdoc.sphinxext",
     "tcdoc_site",
-    "notfound.extension",
     "sphinx_sitemap",
     "sphinxext.opengraph",
 ]
@@ -209,9 +209,14 @@ html_theme_options = {
 html_context = {"tcdoc_torch": installed_version("torch"), "tcdoc_device": tcdoc_device}
 # Where the site is published. Read the Docs sets READTHEDOCS_CANONICAL_URL; the pages
 # themselves use relative links, so the site also works from any other address or from disk.
+# The Chinese edition's address is this one's zh_CN/ (tcdoc_site adds it).
 html_baseurl = os.environ.get("READTHEDOCS_CANONICAL_URL", "https://tcdoc.readthedocs.io/en/latest/")
+# The path a host serves the site under, which the 404 page tries first to find the site's root
+# (tcdoc_site._notfound; it finds the root under any other path too): GitHub Pages sets
+# TCDOC_URL_PREFIX to /<repository>/ (.github/workflows/docs.yml).
+tcdoc_url_prefix = os.environ.get("TCDOC_URL_PREFIX") or urlsplit(html_baseurl).path or "/"
 
-# -- Options for sphinx-sitemap, sphinxext-opengraph and notfound ----------------------------
+# -- Options for sphinx-sitemap and sphinxext-opengraph --------------------------------------
 
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["search.html", "genindex.html", "404.html"]
@@ -221,9 +226,6 @@ ogp_site_name = "tcdoc"
 ogp_image = "_static/social-card.png"
 ogp_image_alt = "tcdoc: a tensor and its copy"
 ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build time: slow, and not needed
-# The 404 page (docs/404.md) is served at any missing address, so its links are absolute: from
-# the site's root path. docs-zh adds zh_CN/ to it for the Chinese edition.
-notfound_urls_prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/")
 
 # -- Options for the gallery's thumbnails ----------------------------------------------------
 

@@ -142,8 +142,39 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def _serve(directory: Path, prefix: str = "") -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+class _HostHandler(_QuietHandler):
+    """Serve as Read the Docs and GitHub Pages do: a missing address gets a 404 page, status 404.
+
+    The page is the ``404.html`` of the deepest folder above the address that has one (the
+    Chinese edition's below ``zh_CN/``, the English one's elsewhere), so that a test can ask for
+    either edition's 404 page at any depth.
+    """
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        if code != 404:
+            super().send_error(code, message, explain)
+            return
+        folder = Path(self.translate_path(self.path)).parent
+        root = Path(self.directory).resolve()
+        while not (folder / "404.html").is_file() and folder.resolve() != root and folder != folder.parent:
+            folder = folder.parent
+        page = folder / "404.html"
+        if not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+def _serve(
+    directory: Path, prefix: str = "", handler_class: type[_QuietHandler] = _QuietHandler
+) -> Iterator[str]:
+    handler = functools.partial(handler_class, directory=str(directory))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -163,15 +194,40 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def site_as_published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve the built HTML below the path it is published at (``TCDOC_URL_PREFIX``, as in conf.py).
-
-    Every page works from any path but the 404 page, whose links start at the site's root path.
-    """
+    """Serve the built HTML below the path it is published at (``TCDOC_URL_PREFIX``, as in conf.py)."""
     prefix = os.environ.get("TCDOC_URL_PREFIX", "/en/latest/").strip("/")
     root = tmp_path_factory.mktemp("published")
     (root / prefix).parent.mkdir(parents=True, exist_ok=True)
     (root / prefix).symlink_to(HTML, target_is_directory=True)
     yield from _serve(root, f"{prefix}/")
+
+
+@pytest.fixture(scope="session")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], str]]:
+    """Serve the built HTML under any path, as a host would (404 pages included); give its URL.
+
+    ``host("en/latest")`` serves it at ``/en/latest/``, as Read the Docs does, ``host("tcdoc")``
+    at ``/tcdoc/``, as GitHub Pages serves a repository's site; each server lasts the session.
+    """
+    with contextlib.ExitStack() as stack:
+        served: dict[str, str] = {}
+
+        def serve(prefix: str) -> str:
+            prefix = prefix.strip("/")
+            if prefix not in served:
+                root = tmp_path_factory.mktemp("host")
+                if prefix:
+                    (root / prefix).parent.mkdir(parents=True, exist_ok=True)
+                    (root / prefix).symlink_to(HTML, target_is_directory=True)
+                else:
+                    root = HTML
+                url = stack.enter_context(
+                    contextlib.contextmanager(_serve)(root, f"{prefix}/" if prefix else "", _HostHandler)
+                )
+                served[prefix] = url
+            return served[prefix]
+
+        yield serve
 
 
 @pytest.fixture(scope="session")

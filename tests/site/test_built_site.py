@@ -51,7 +51,8 @@ def parse(page: Path) -> _Links:
     return parser
 
 
-PAGES = sorted(p for p in HTML.rglob("*.html") if p.name != "404.html")  # 404 links from the site root
+# The 404 page holds its page as text, written at its root in the browser (tcdoc_site._notfound).
+PAGES = sorted(p for p in HTML.rglob("*.html") if p.name != "404.html")
 # The Chinese edition lies in zh_CN/ once `nox -s docs-zh` has built it; each page links to it.
 CHINESE = HTML / "zh_CN"
 

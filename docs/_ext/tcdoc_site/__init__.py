@@ -25,10 +25,15 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
   stylesheets minified (``_assets``);
 - the Chinese edition's search: the site's terms kept whole and their aliases read as them, a
   typed query split into words as the pages were, and the stemmer Sphinx ships (``_search``);
-  the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``).
+  the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``);
 - the examples' figures drawn in every language by the English build, each edition showing its
   own (``_figures``), and sphinx-gallery's generated words (cards, downloads, running times) and
-  the cost findings in the build's language (``_gallery_words``).
+  the cost findings in the build's language (``_gallery_words``);
+- the 404 page of each edition, right under any path a host serves it from (``_notfound``), and
+  each edition's own address: the Chinese edition's canonical links, sitemap and link previews
+  point into ``zh_CN/``;
+- type aliases documented as data found where autodoc names them as classes, as Sphinx 9 finds
+  them, on the older Sphinx that pyproject.toml allows (``_type_aliases``).
 
 The words this extension writes into pages (the GPU notes, sphinx-gallery's words, the examples'
 plot labels) are translated through its own
@@ -52,10 +57,12 @@ from tcdoc_site import (
     _gallery_guard,
     _gallery_words,
     _gpu,
+    _notfound,
     _search,
     _search_terms,
     _sitemap,
     _source_links,
+    _type_aliases,
 )
 
 __all__ = ["setup"]
@@ -100,4 +107,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _gallery_words.translate_gallery_words, priority=400)
     app.connect("doctree-read", _gallery_words.keep_language_findings)
     app.connect("build-finished", _gallery_words.translate_theme_labels)
+    app.add_config_value("tcdoc_url_prefix", "/", "html", types=[str])
+    app.connect("config-inited", _notfound.address_the_edition)
+    app.connect("missing-reference", _type_aliases.resolve_type_alias)
+    app.connect("build-finished", _notfound.wrap_page, priority=950)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
