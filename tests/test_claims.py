@@ -466,7 +466,9 @@ HISTORY = re.compile(
 
 EXEMPT: dict[str, dict[str, str]] = {
     "docs/howto/which-copy.md": {
-        "The calls that only look like copies": "a pointer to the look-alikes page, whose claims say what each does",
+        "The calls that only look like copies": (
+            "a pointer to the look-alikes page, whose claims say what each does"
+        ),
         "A deepcopy can fail on a model": "a pointer to the situation below, whose Why line is the claim",
     },
     "docs/reference/cli.md": {

@@ -43,12 +43,17 @@ def test_page_has_at_most_the_limit_of_prose(page: Path) -> None:
     assert 0 < count <= TOOL.LIMIT, f"{page.name}: {count} words of prose, the limit is {TOOL.LIMIT}"
 
 
+LINE = (
+    "[Two words]{#some-claim .claim} and {py:meth}`x.clone() <torch.Tensor.clone>`, [a link](page.md#anchor)."
+)
+
+
 def test_code_directives_tables_and_markup_are_not_prose() -> None:
     text = "\n".join(
         [
             "# A title",
             "",
-            "[Two words]{#some-claim .claim} and {py:meth}`x.clone() <torch.Tensor.clone>`, [a link](page.md#anchor).",
+            LINE,
             "",
             "```{tcdoc-run}",
             "x = torch.ones(3)  # not prose",
@@ -69,7 +74,7 @@ def test_code_directives_tables_and_markup_are_not_prose() -> None:
     assert TOOL.prose_lines(text) == [
         "# A title",
         "",
-        "[Two words]{#some-claim .claim} and {py:meth}`x.clone() <torch.Tensor.clone>`, [a link](page.md#anchor).",
+        LINE,
         "",
         "",
         "",

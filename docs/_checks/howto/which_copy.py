@@ -273,7 +273,7 @@ CLAIMS = [
         scope="stated: a tensor in the middle of the graph",
     ),
     Claim("clone-protects", _clone_protects, pin="ffea2aa8ae"),
-    Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="eeaf119f9c"),
+    Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="efded5d8b5"),
     Claim("no-grad-counted", _no_grad_counted_data_not, pin="683ab28983"),
     Claim("data-skips-counter", _no_grad_counted_data_not, pin="7ac14abc6a"),
     Claim("snapshot", _snapshot, pin="5f66a0263f"),

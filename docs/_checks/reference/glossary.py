@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import torch
 
-from _checks._helpers import IN_PLACE_WRITES, autograd_sees_detached_changes, each_measured, version_error_words
+from _checks._helpers import (
+    IN_PLACE_WRITES,
+    autograd_sees_detached_changes,
+    each_measured,
+    version_error_words,
+)
 from tcdoc import Comparison, Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
