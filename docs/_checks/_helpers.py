@@ -32,6 +32,7 @@ __all__ = [
     "clones_come_apart_deepcopy_keeps",
     "data_change_goes_unnoticed",
     "data_shares_memory_not_counter",
+    "deepcopy_grad_and_attribute_values",
     "deepcopy_plain_grad_and_attributes",
     "deepcopy_refuses_non_leaf",
     "detach_clone_has_no_tangent",
@@ -279,6 +280,29 @@ def deepcopy_plain_grad_and_attributes(matrix: Matrix) -> None:
     y = copy.deepcopy(x)
     expect(y.grad is not x.grad and y.note is not None, "the copies are not new objects")  # type: ignore[attr-defined]
     expect(y.mutable == x.mutable and y.mutable is not x.mutable, "the list attribute is shared")  # type: ignore[attr-defined]
+
+
+def deepcopy_grad_and_attribute_values(matrix: Matrix) -> None:
+    """Check .grad into a new tensor, attributes as copy.deepcopy copies values; a Parameter keeps neither."""
+    deepcopy_plain_grad_and_attributes(matrix)
+    for requires_grad in (True, False):
+        x = torch.ones(3, requires_grad=requires_grad)
+        if requires_grad:
+            x.grad = torch.full((3,), 2.0)
+        x.note, x.tags = "a string", ["a", "list"]  # type: ignore[attr-defined]
+        y = copy.deepcopy(x)
+        if requires_grad:
+            grad, old = y.grad, x.grad
+            expect(grad is not None and old is not None and grad is not old, "no new .grad")
+            assert grad is not None
+            assert old is not None
+            expect(torch.equal(grad, old), "the copied .grad differs")
+        expect(y.note is x.note, "the string attribute was duplicated")  # type: ignore[attr-defined]
+        expect(y.tags == x.tags and y.tags is not x.tags, "the list attribute is not a new list")  # type: ignore[attr-defined]
+    parameter = torch.nn.Parameter(torch.ones(3))
+    parameter.grad, parameter.note = torch.ones(3), "a string"  # type: ignore[attr-defined]
+    kept = copy.deepcopy(parameter)
+    expect(kept.grad is None and not hasattr(kept, "note"), "a Parameter's deepcopy kept .grad or attributes")
 
 
 def no_grad_product_is_a_copyable_leaf(matrix: Matrix) -> None:

@@ -11,7 +11,7 @@ import torch
 
 from _checks._helpers import (
     backward,
-    deepcopy_plain_grad_and_attributes,
+    deepcopy_grad_and_attribute_values,
     deepcopy_refuses_non_leaf,
     no_grad_product_is_a_copyable_leaf,
 )
@@ -32,32 +32,9 @@ def _deepcopy_starts_with_old_grad(matrix: Matrix) -> None:
     expect(torch.equal(x.grad, torch.ones(2, 3)), "x.grad changed")
 
 
-def _grad_and_attributes_deep_copied(matrix: Matrix) -> None:
-    """Check .grad into a new tensor, attributes as copy.deepcopy copies values; a Parameter keeps neither."""
-    deepcopy_plain_grad_and_attributes(matrix)
-    for requires_grad in (True, False):
-        x = torch.ones(3, requires_grad=requires_grad)
-        if requires_grad:
-            x.grad = torch.full((3,), 2.0)
-        x.note, x.tags = "a string", ["a", "list"]  # type: ignore[attr-defined]
-        y = copy.deepcopy(x)
-        if requires_grad:
-            grad, old = y.grad, x.grad
-            expect(grad is not None and old is not None and grad is not old, "no new .grad")
-            assert grad is not None
-            assert old is not None
-            expect(torch.equal(grad, old), "the copied .grad differs")
-        expect(y.note is x.note, "the string attribute was duplicated")  # type: ignore[attr-defined]
-        expect(y.tags == x.tags and y.tags is not x.tags, "the list attribute is not a new list")  # type: ignore[attr-defined]
-    parameter = torch.nn.Parameter(torch.ones(3))
-    parameter.grad, parameter.note = torch.ones(3), "a string"  # type: ignore[attr-defined]
-    kept = copy.deepcopy(parameter)
-    expect(kept.grad is None and not hasattr(kept, "note"), "a Parameter's deepcopy kept .grad or attributes")
-
-
 def _plain_copy_rules(matrix: Matrix) -> None:
     """Check new memory, .grad and attributes, a new leaf; and that a Parameter gets neither."""
-    _grad_and_attributes_deep_copied(matrix)
+    deepcopy_grad_and_attribute_values(matrix)
     x = torch.ones(3, requires_grad=True)
     y = copy.deepcopy(x)
     ok = y.is_leaf and y.grad_fn is None and y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
@@ -81,7 +58,7 @@ CLAIMS = [
     ),
     Claim(
         "grad-and-attribute",
-        _grad_and_attributes_deep_copied,
+        deepcopy_grad_and_attribute_values,
         quote="`.grad` was copied too, into a new tensor, and so was the Python attribute, the way "
         "`copy.deepcopy` copies any value: a string is shared, since it cannot change, and a list would be "
         "copied into a new one",

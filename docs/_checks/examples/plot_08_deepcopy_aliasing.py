@@ -9,7 +9,7 @@ import copy
 
 import torch
 
-from _checks._helpers import deepcopy_plain_grad_and_attributes, tied_model_deepcopy
+from _checks._helpers import deepcopy_grad_and_attribute_values, tied_model_deepcopy
 from tcdoc import Matrix, compare, shares_memory
 from tcdoc.claims import Claim, expect
 
@@ -35,29 +35,6 @@ def _view_whole_storage(matrix: Matrix) -> None:
         clone.untyped_storage().nbytes() == 40 and compare(small, clone).new_bytes == 40,
         "the clone is bigger",
     )
-
-
-def _grad_and_attributes_deep_copied(matrix: Matrix) -> None:
-    """Check .grad into a new tensor, attributes as copy.deepcopy copies values; a Parameter keeps neither."""
-    deepcopy_plain_grad_and_attributes(matrix)
-    for requires_grad in (True, False):
-        x = torch.ones(3, requires_grad=requires_grad)
-        if requires_grad:
-            x.grad = torch.full((3,), 2.0)
-        x.note, x.tags = "a string", ["a", "list"]  # type: ignore[attr-defined]
-        y = copy.deepcopy(x)
-        if requires_grad:
-            grad, old = y.grad, x.grad
-            expect(grad is not None and old is not None and grad is not old, "no new .grad")
-            assert grad is not None
-            assert old is not None
-            expect(torch.equal(grad, old), "the copied .grad differs")
-        expect(y.note is x.note, "the string attribute was duplicated")  # type: ignore[attr-defined]
-        expect(y.tags == x.tags and y.tags is not x.tags, "the list attribute is not a new list")  # type: ignore[attr-defined]
-    parameter = torch.nn.Parameter(torch.ones(3))
-    parameter.grad, parameter.note = torch.ones(3), "a string"  # type: ignore[attr-defined]
-    kept = copy.deepcopy(parameter)
-    expect(kept.grad is None and not hasattr(kept, "note"), "a Parameter's deepcopy kept .grad or attributes")
 
 
 def _slice_costs_whole_for_plain_only(matrix: Matrix) -> None:
@@ -110,7 +87,7 @@ CLAIMS = [
     ),
     Claim(
         "grad-and-attributes",
-        _grad_and_attributes_deep_copied,
+        deepcopy_grad_and_attribute_values,
         quote="Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, "
         "as `copy.deepcopy` copies any value (a `Parameter` keeps neither: see {doc}`plot_09_parameter`)",
         scope="stated: a plain leaf with a string and a list attribute, against a Parameter",
