@@ -5,7 +5,7 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 
 from __future__ import annotations
 
-from _checks._helpers import deepcopy_plain_grad_and_attributes, deepcopy_refuses_non_leaf
+from _checks._helpers import deepcopy_grad_and_attribute_values, deepcopy_refuses_non_leaf
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect, measured
 
@@ -28,7 +28,7 @@ def _verdict_deepcopy(matrix: Matrix) -> None:
     report = measured(matrix, "deepcopy", "leaf_requires_grad")
     ok = not report.shares_storage and report.is_leaf and report.requires_grad and report.grad_fn is None
     expect(ok and not report.gradient_flows_to_source, f"deepcopy measured {report}")
-    deepcopy_plain_grad_and_attributes(matrix)
+    deepcopy_grad_and_attribute_values(matrix)  # a plain tensor's .grad and attributes, none for a Parameter
     deepcopy_refuses_non_leaf(matrix)
 
 
@@ -55,5 +55,10 @@ CLAIMS = [
         pin="0996f12030",
         scope="stated: a leaf that requires grad",
     ),
-    Claim("verdict-deepcopy", _verdict_deepcopy, pin="89e9d6491e", scope="stated: a leaf that requires grad"),
+    Claim(
+        "verdict-deepcopy",
+        _verdict_deepcopy,
+        pin="a417af5985",
+        scope="stated: a leaf that requires grad; a plain tensor against an nn.Parameter",
+    ),
 ]

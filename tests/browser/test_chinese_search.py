@@ -39,7 +39,7 @@ QUERIES = {
     "前向模式": ["reference/glossary", "auto_examples/plot_18_forward_ad"],
     "自动微分": ["reference/glossary", "auto_examples/plot_18_forward_ad"],
     "切向量": ["reference/glossary", "auto_examples/plot_18_forward_ad"],
-    "共轭位": ["reference/glossary", "explanation/look-alikes"],
+    "共轭位": ["reference/glossary", "explanation/special-tensors"],
     "深拷贝": ["reference/glossary", "auto_examples/plot_03_deepcopy"],
     "深拷贝和浅拷贝的区别": ["reference/glossary"],
     "版本计数器": ["reference/glossary", "explanation/detach"],

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import warnings
 
+import numpy
 import torch
 
 from _checks._helpers import (
@@ -79,6 +80,14 @@ def _memo_plain_tensors(matrix: Matrix) -> None:
     expect(not shares_memory(*copy.deepcopy(pair)), "the deep-copied Parameters share memory")
     complex_base = base.to(torch.complex64)
     expect(not shares_memory(*copy.deepcopy([complex_base, complex_base.conj()])), "the conj view is shared")
+    one, detached = copy.deepcopy([base, base.detach()])
+    expect(shares_memory(one, detached), "x and x.detach() came apart in one call")
+    sparse = torch.eye(2).to_sparse()
+    copied, copied_detached = copy.deepcopy([sparse, sparse.detach()])
+    expect(copied.values().data_ptr() != copied_detached.values().data_ptr(), "the sparse pair still shares")
+    array = numpy.arange(4.0)
+    first, second = copy.deepcopy([torch.from_numpy(array), torch.from_numpy(array[1:])])
+    expect(not shares_memory(first, second), "two storages over the same bytes still overlap after one call")
 
 
 def _two_calls_one_memo(matrix: Matrix) -> None:
@@ -111,7 +120,7 @@ CLAIMS = [
     ),
     Claim("module-fix", module_with_non_leaf, pin="42a0db5c87", scope="stated: the module of the example"),
     Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
-    Claim("memo", _memo_plain_tensors, pin="72bbdb1dd0"),
+    Claim("memo", _memo_plain_tensors, pin="11d46dce25"),
     Claim("pair-kept", aliasing_within_one_call, pin="539736e872"),
     Claim("two-calls", _two_calls_one_memo, pin="0baa4511e0"),
     Claim(

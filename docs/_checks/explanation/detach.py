@@ -83,6 +83,10 @@ def _detach_in_place(matrix: Matrix) -> None:
         with mode():
             view = torch.ones(4)[1:]
         raises_saying(view.detach_, "Can't detach views in-place")
+    made_outside = torch.ones(4)[1:]
+    with torch.inference_mode():  # "called outside": inside, detach_ takes even a view made outside
+        made_outside.detach_()
+    expect(made_outside._base is not None, "the view made outside inference mode stopped being a view")
 
 
 def _saved_x_would_fail(matrix: Matrix) -> None:
@@ -141,7 +145,7 @@ CLAIMS = [
     Claim(
         "in-place-variant",
         _detach_in_place,
-        pin="1c5d329539",
-        scope="stated: views of a tensor made outside inference mode (enable_grad and no_grad)",
+        pin="6beb3915c8",
+        scope="stated: called outside inference mode (enable_grad and no_grad), on views",
     ),
 ]

@@ -8,20 +8,23 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
+import numpy
 import torch
 
 from _checks._helpers import (
     IN_PLACE_WRITES,
+    backward,
     changed_saved_output,
     each_measured,
     hooks_skip_version_check,
+    right_sigmoid_gradient,
     silently_wrong,
     state_dict_shares_both,
     stops_backward,
     version_error_words,
 )
-from tcdoc import Comparison, Matrix
-from tcdoc.claims import Claim, Only, expect, measured
+from tcdoc import Comparison, Matrix, shares_memory
+from tcdoc.claims import Claim, ClaimFalse, Only, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -68,6 +71,33 @@ def _version_counter(matrix: Matrix) -> None:
     before = x._version
     x.data.add_(1)
     expect(x._version == before, "a write through x.data moved the counter of x")
+    _inference_has_no_counter()
+
+
+def _inference_has_no_counter() -> None:
+    with torch.inference_mode():
+        inference = torch.ones(3)
+    try:
+        version = inference._version
+    except RuntimeError:
+        return
+    raise ClaimFalse(f"an inference tensor has a version counter, at {version}")
+
+
+def _hooks_that_copy(matrix: Matrix) -> None:
+    """Check that a change through detach() misses a value that the pack hook copied."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
+        b = a.sigmoid()
+    b.detach().zero_()
+    backward(b.sum())
+    assert a.grad is not None
+    expect(torch.allclose(a.grad, right_sigmoid_gradient()), f"with a copying hook the gradient is {a.grad}")
+
+
+def _saved_tensor_hooks(matrix: Matrix) -> None:
+    hooks_skip_version_check(matrix)  # save_on_cpu and an identity pair, on CPU tensors
+    _hooks_that_copy(matrix)
 
 
 def _data_gives_zero(matrix: Matrix) -> None:
@@ -112,11 +142,24 @@ def _shares_both(report: Comparison) -> bool:
     return report.new_object and report.shares_storage and report.shares_version_counter is True
 
 
+def _address_limits(matrix: Matrix) -> None:
+    array = numpy.arange(4.0)
+    first, second = torch.from_numpy(array), torch.from_numpy(array[1:])
+    same = first.untyped_storage().data_ptr() == second.untyped_storage().data_ptr()
+    expect(not same and shares_memory(first, second), "the overlapping arrays' storages did not behave")
+    first[1] = 100.0
+    expect(second[0].item() == 100.0, "a write into one did not reach the other")
+    x = torch.arange(6.0)
+    even, odd = x[::2], x[1::2]
+    same = even.untyped_storage().data_ptr() == odd.untyped_storage().data_ptr()
+    expect(same and not shares_memory(even, odd), "the interleaved slices did not behave")
+
+
 CLAIMS = [
     Claim(
         "version-counter",
         _version_counter,
-        pin="2bf73de33d",
+        pin="3f7eab707b",
         scope="stated: the in-place writes named (IN_PLACE_WRITES); detach, views and x.data",
     ),
     Claim(
@@ -140,9 +183,16 @@ CLAIMS = [
     Claim("data-gives-zero", _data_gives_zero, pin="bd343f24f4"),
     Claim(
         "saved-tensor-hooks",
-        hooks_skip_version_check,
-        pin="201a5cca8e",
-        scope="stated: save_on_cpu() and a saved_tensors_hooks pair",
+        _saved_tensor_hooks,
+        pin="9992334ea3",
+        scope="stated: save_on_cpu() on a CPU tensor and a saved_tensors_hooks pair",
+    ),
+    Claim("hooks-that-copy", _hooks_that_copy, pin="ec303115b2", scope="stated: a pack hook that clones"),
+    Claim(
+        "address-limits",
+        _address_limits,
+        pin="267147f66a",
+        scope="stated: overlapping NumPy arrays, interleaved slices",
     ),
     Only(
         "only-detach-of-these",

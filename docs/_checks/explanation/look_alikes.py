@@ -332,6 +332,23 @@ def _is_x(report: Comparison) -> bool:
     return not report.new_object
 
 
+def _zero_dim_index_view(matrix: Matrix) -> None:
+    x = torch.arange(6.0)
+    picked = x[torch.tensor(1)]
+    expect(picked._base is x and shares_memory(picked, x), "x[torch.tensor(1)] is not a view of x")
+    expect(picked.dim() == 0 and picked.item() == 1.0, f"x[torch.tensor(1)] is {picked}")
+    expect(not shares_memory(x[torch.tensor([1])], x), "x[torch.tensor([1])] shares the memory of x")
+
+
+def _parameter_refuses(matrix: Matrix) -> None:
+    raises_saying(lambda: torch.nn.Parameter(torch.arange(3)), "floating point")
+    with torch.inference_mode():
+        inference = torch.ones(3)
+        inside = torch.nn.Parameter(inference)  # inside inference mode the wrap goes through
+    expect(inside.requires_grad, "a Parameter made inside inference mode does not require grad")
+    raises_saying(lambda: torch.nn.Parameter(inference), "inference tensor outside InferenceMode")
+
+
 CLAIMS = [
     Claim("some-copy-some-share", _some_copy_some_share_some_return_x, pin="65b360f206"),
     Claim(
@@ -375,6 +392,13 @@ CLAIMS = [
     Claim("save-load-whole-storage", _save_load_whole_storage, pin="99d13cf948"),
     Claim("parameter-wrap", _parameter_wrap_copies_nothing, pin="c1ac1e43ec", scope="registry"),
     Claim("wrap-a-clone", _parameter_of_a_clone, pin="35ebec3562"),
+    Claim(
+        "parameter-refuses",
+        _parameter_refuses,
+        pin="9d321409ca",
+        scope="stated: an integer tensor; an inference tensor inside and outside inference mode",
+    ),
+    Claim("zero-dim-index-view", _zero_dim_index_view, pin="1fc7015b45", scope="stated: a 1-D float tensor"),
     Claim("float-returns-x", float_returns_float32_x, pin="e07a2fdcab", scope="registry"),
     Claim("float-changed-original", in_place_through_float, pin="5b2dd4926e"),
     Claim(
@@ -384,7 +408,7 @@ CLAIMS = [
     Claim(
         "slice-shares-index-copies",
         slice_shares_index_copies,
-        pin="169b35bedb",
+        pin="81913ae03b",
         scope="stated: the everyday scenarios",
     ),
     Claim("view-write-reaches", _view_write_reaches_copy_does_not, pin="6fd8282090"),

@@ -11,10 +11,13 @@ from _checks._helpers import (
     IN_PLACE_WRITES,
     autograd_sees_detached_changes,
     each_measured,
+    hooks_skip_version_check,
+    silently_wrong,
+    stops_backward,
     version_error_words,
 )
 from tcdoc import Comparison, Matrix, shares_memory
-from tcdoc.claims import Claim, expect
+from tcdoc.claims import Claim, ClaimFalse, expect
 
 __all__ = ["CLAIMS"]
 
@@ -35,6 +38,26 @@ def _counter_shared_by_views_and_detach(matrix: Matrix) -> None:
         before = x._version
         write(x)
         expect(x._version > before, f"{name} did not increase the counter")
+    with torch.inference_mode():
+        inference = torch.ones(3)
+    try:
+        version = inference._version
+    except RuntimeError:
+        pass
+    else:
+        raise ClaimFalse(f"an inference tensor has a version counter, at {version}")
+
+
+def _counter_checked(matrix: Matrix) -> None:
+    version_error_words(matrix)
+    stops_backward(lambda t: t, "the tensor itself")
+    stops_backward(lambda t: t[:], "a view")
+    hooks_skip_version_check(matrix)
+    silently_wrong(lambda t: t.data, ".data")
+    x = torch.ones(3)
+    data = x.data
+    data.add_(1.0)
+    expect(data._version == 1 and x._version == 0, "x.data does not count on a counter of its own")
 
 
 def _inference_tensors(matrix: Matrix) -> None:
@@ -73,8 +96,13 @@ CLAIMS = [
     Claim(
         "version-counter",
         _counter_shared_by_views_and_detach,
-        pin="d02815fcf6",
+        pin="bddc70c8ca",
         scope="registry; stated: the in-place writes named (IN_PLACE_WRITES)",
     ),
-    Claim("version-counter-checked", version_error_words, pin="388f046080"),
+    Claim(
+        "version-counter-checked",
+        _counter_checked,
+        pin="3b9533ba9f",
+        scope="stated: the tensor, a view, detach(), x.data; the hooks named (SAVED_TENSOR_HOOKS)",
+    ),
 ]
