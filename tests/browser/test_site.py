@@ -204,6 +204,8 @@ def test_gallery_page_has_copy_buttons(page: Page, site: str, gallery_page: str)
 # -- The copy button ---------------------------------------------------------------------------------
 
 CLI = "reference/cli.html"
+HAN = re.compile("[\u4e00-\u9fff]")
+"""A Chinese character: the Chinese edition's interface words have some."""
 API = "reference/api.html"
 
 
@@ -235,6 +237,20 @@ def test_copy_button_is_a_named_button_that_says_copied(page: Page, site: str) -
     status = page.locator("[role=status]")
     assert status.inner_text().strip() == "Copied", f"{CLI}: a screen reader hears {status.inner_text()!r}"
     assert page.evaluate("navigator.clipboard.readText()"), f"{CLI}: Enter on the button copied nothing"
+
+
+def test_copy_button_speaks_the_language_of_its_edition(page: Page, site: str) -> None:
+    with_clipboard(page, site)
+    open_page(page, site, "zh_CN/" + CLI)
+    button = page.locator("article div.highlight").first.locator("button.copybtn")
+    label = button.get_attribute("aria-label") or ""
+    assert HAN.search(label), f"zh_CN/{CLI}: the copy button is named {label!r}"
+    assert button.get_attribute("title") == label, f"zh_CN/{CLI}: its tooltip differs from its name"
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('button.copybtn.copied') !== null", timeout=5_000)
+    said = button.inner_text().strip()
+    assert HAN.search(said), f"zh_CN/{CLI}: the button says {said!r}"
 
 
 def test_copy_button_copies_the_commands_of_a_console_block_without_prompts_or_output(

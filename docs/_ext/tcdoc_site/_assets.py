@@ -52,14 +52,18 @@ STATIC = Path(__file__).parent / "_static"
 """This extension's ``_static`` folder: the scripts it adds to the site."""
 
 
-def add_script(app: Sphinx, name: str) -> None:
-    """Serve the script ``name`` from :data:`STATIC` and load it, deferred, on the pages of an HTML build."""
+def add_script(app: Sphinx, name: str, **attributes: str) -> None:
+    """Serve the script ``name`` from :data:`STATIC` and load it, deferred, on the pages of an HTML build.
+
+    ``attributes`` go on its ``<script>`` tag (``data-*`` words for the script, in the build's language).
+    """
     if app.builder.format != "html":
         return
     static = app.config.html_static_path
     if str(STATIC) not in static:
         static.append(str(STATIC))
-    app.add_js_file(name, defer="defer")
+    tag: dict[str, Any] = {"defer": "defer", **attributes}
+    app.add_js_file(name, priority=500, **tag)
 
 
 def drop_unused_assets(

@@ -11,6 +11,13 @@
     '<rect x="8" y="8" width="12" height="12" rx="2"/>' +
     '<path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2"/></svg>';
   var status = null;
+  // The words, in the page's language, from the attributes of this script's tag (_copy_button.py).
+  var script = document.currentScript;
+  var WORDS = {
+    label: (script && script.dataset.label) || "Copy code",
+    copied: (script && script.dataset.copied) || "Copied",
+    failed: (script && script.dataset.failed) || "Copy failed"
+  };
 
   function codeOf(pre) {
     var copy = pre.cloneNode(true);
@@ -65,13 +72,13 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copybtn";
-    button.setAttribute("aria-label", "Copy code");
-    button.title = "Copy code";
+    button.setAttribute("aria-label", WORDS.label);
+    button.title = WORDS.label;
     button.innerHTML = ICON + '<span aria-hidden="true"></span>';
     button.addEventListener("click", function () {
       writeText(codeOf(pre)).then(
-        function () { say(button, "Copied"); },
-        function () { say(button, "Copy failed"); }
+        function () { say(button, WORDS.copied); },
+        function () { say(button, WORDS.failed); }
       );
     });
     pre.after(button);
