@@ -5,9 +5,10 @@
 autograd kept that source to compute gradients later, an in-place change made through the
 detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
 PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute
-wrong gradients: ``backward()`` raises, unless saved-tensor hooks such as
-``torch.autograd.graph.save_on_cpu()`` were active when autograd saved the tensor, which skips
-the check and leaves the gradients silently wrong. This example triggers the error, reads it,
+wrong gradients: ``backward()`` raises, unless saved-tensor hooks were active when autograd
+saved the tensor. Then there is no check, and the gradients are silently wrong whenever the hook
+kept the tensor itself rather than a copy, as ``torch.autograd.graph.save_on_cpu()`` does with a
+tensor already on the CPU. This example triggers the error, reads it,
 and fixes it.
 """
 

@@ -119,8 +119,8 @@ else:
 
 # %%
 # Its ``weight`` is recomputed before every forward pass. Under :class:`torch.no_grad` it is
-# recomputed without history, which is why such a model can copy after an evaluation pass
-# and fail after a training pass.
+# recomputed without history, which is why such a model can copy after such a pass and fails
+# after any forward pass with gradients enabled, ``model.eval()`` or not.
 if hasattr(nn.utils, "weight_norm"):
     with torch.no_grad():
         old_style(torch.randn(1, 3))

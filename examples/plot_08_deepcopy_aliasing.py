@@ -2,8 +2,10 @@
 ==============================================
 
 :func:`copy.deepcopy` remembers, for the length of one call, what it has already copied.
-Tensors that shared memory before the call (a tensor and a view of it, a weight used twice)
-still share it in the copy; copied in two calls, they come apart. On plain tensors deepcopy
+Plain tensors that shared memory before the call (a tensor and a view of it) still share it in
+the copy, and a weight used twice stays one tensor; copied in two calls, they come apart. A
+``Parameter`` is cloned on its own, and conjugate or negative views are copied physically, so
+neither keeps the sharing. On plain tensors deepcopy
 works on whole storages, the memory under the tensors, which is also why a deepcopy of a small
 slice of a plain tensor costs as much as the tensor it was cut from (a ``Parameter`` goes
 through its own deepcopy, which clones only its elements). This example measures both, with the

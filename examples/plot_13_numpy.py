@@ -1,8 +1,9 @@
 """NumPy round trips: shared memory and copies
 ===========================================
 
-Moving data between PyTorch and NumPy is often free: :meth:`torch.Tensor.numpy` and
-:func:`torch.from_numpy` hand over the same memory instead of copying it. That is fast, and
+Moving data between PyTorch and NumPy is often free: :meth:`torch.Tensor.numpy` (for a CPU
+tensor NumPy can read) and :func:`torch.from_numpy` hand over the same memory instead of copying
+it. That is fast, and
 it also means that a write on one side shows up on the other. This page measures each
 conversion, explains what ``numpy()`` asks of a tensor that requires gradients, and shows the
 idiom ``.detach().cpu().numpy()``.
@@ -64,7 +65,10 @@ with torch.no_grad():
 # ---------------------------
 # The usual idiom: :meth:`~torch.Tensor.detach` leaves the graph (without copying),
 # :meth:`~torch.Tensor.cpu` moves the data to the CPU (a no-op for a tensor already there),
-# and ``numpy()`` wraps the memory. On the CPU the array still shares memory with ``y``.
+# and ``numpy()`` wraps the memory of a CPU tensor whose dtype NumPy has and that has no
+# conjugate or negative bit. It raises for conjugate or negative views (resolve them first,
+# which copies) and for ``bfloat16``; ``numpy(force=True)`` copies when it has to resolve the
+# bit. On the CPU the array still shares memory with ``y``.
 n = y.detach().cpu().numpy()
 print(f"{n = }")
 print(f"{tcdoc.shares_memory(y, torch.from_numpy(n)) = }")

@@ -3,8 +3,9 @@
 
 :func:`torch.save` does not write tensors one by one: it writes their *storages*, the blocks
 of memory underneath, and records each tensor as a window onto one of them. Two things
-follow that surprise people. Tensors that shared memory when saved share it again after
-:func:`torch.load`. And saving a small slice of a big tensor writes the big tensor's whole
+follow that surprise people. Tensors saved in one call that shared memory with one dtype share
+it again after :func:`torch.load` (:func:`torch.save` refuses tensors that view the same memory
+as different dtypes). And saving a small slice of a big tensor writes the big tensor's whole
 storage. We save into an in-memory :class:`io.BytesIO` buffer, so no file is left behind.
 A file's size differs from the buffer's by a few bytes, as the last section measures.
 """

@@ -91,8 +91,11 @@ for method in found.methods:
 # %%
 # Step 7: a copy of its own for the worker
 # ----------------------------------------
-# To give a worker a copy of its own, send a clone. The clone moves into shared memory and
-# receives the worker's write; the original stays private and unchanged.
+# To give a worker a copy of its own, send a clone: under every start method the original
+# stays private and unchanged. Sent through a queue, or as an argument under spawn or
+# forkserver, the clone moves into shared memory like any ordinary tensor (steps 5 and 6), and
+# the parent sees the worker's write in it; under fork, an argument is the child's own copy
+# (step 4).
 # :func:`tcdoc.draw.draw` shows why: the clone has a storage of its own.
 #
 # Drawing needs matplotlib (``pip install tcdoc[plot]``).

@@ -3,9 +3,10 @@
 
 Which of ``clone()``, ``detach()`` and ``copy.deepcopy`` to use is a question of meaning, but in
 a loop that copies many tensors, or a large one, the price matters too. Here each method is timed
-on tensors from 1 KiB to 64 MiB on the machine that built this page. The story in four steps: a
-copy costs in proportion to its bytes, ``detach()`` costs nothing, ``deepcopy`` adds a fixed cost
-per call, and a large copy pays as much for its fresh memory as for moving the bytes.
+on tensors from 1 KiB to 64 MiB on the machine that built this page. The story in four steps:
+how the time of a copy grows with its bytes, next to ``detach()`` at the same sizes; what
+``deepcopy`` adds to ``clone()``; what a large copy pays for its fresh memory; and what to do
+about it.
 
 This example needs matplotlib for its figures (``pip install "tcdoc[plot]"``). The numbers change
 from run to run; the sentences that compare them are computed from this run, and state a
@@ -34,8 +35,8 @@ print(sweep.machine)
 print(sweep.limit)
 
 # %%
-# 1. A copy costs in proportion to its bytes
-# ------------------------------------------
+# 1. How the time of a copy grows with its bytes
+# ----------------------------------------------
 # On logarithmic axes, a time that grows with the size climbs a diagonal; one that does not
 # stays flat. Each bar spans the middle half of the blocks' times.
 import matplotlib.pyplot as plt
@@ -48,10 +49,11 @@ plt.show()
 print(tcdoc.bench.findings(sweep, "size"))
 
 # %%
-# 2. What ``deepcopy`` adds is a cost per call
-# --------------------------------------------
+# 2. What ``deepcopy`` adds to ``clone()``
+# ----------------------------------------
 # ``copy.deepcopy`` goes through Python's copy protocol (:func:`copy.deepcopy`) before it reaches
-# the tensor's own copy. On the smallest tensor that is most of its time:
+# the tensor's own copy. How much that adds, at the smallest and the largest size (every size is
+# in the table at the end):
 print(tcdoc.bench.findings(sweep, "fixed cost"))
 
 # %%

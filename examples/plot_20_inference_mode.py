@@ -25,17 +25,18 @@ print(f"{features.requires_grad = }")
 
 # %%
 # Centring the features in place is a natural next step. Outside inference mode, torch
-# refuses in-place operations on an inference tensor and on its views (``add_``, ``mul_``,
-# ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), and its error suggests
-# exactly the fix: a clone.
+# refuses in-place operations on a tensor made under inference mode and on its views
+# (``add_``, ``mul_``, ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here),
+# and its error suggests exactly the fix: a clone.
 try:
     features -= features.mean(0)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
 
 # %%
-# The refusal guards the tensor, not its memory: ``x.detach()`` and ``x.data``, inference
-# tensors too, still change it with every one of those operations but indexed assignment.
+# The refusal guards the tensor, not its memory: the aliases ``x.detach()`` and ``x.data``,
+# made outside inference mode though also marked ``is_inference()``, still change it with every
+# one of those operations but indexed assignment. Views of those aliases are refused again.
 with torch.inference_mode():
     scratch = torch.zeros(3)
 scratch.detach().add_(1)
@@ -63,6 +64,10 @@ except RuntimeError as error:
 # same forward pass stops in the same way.
 detached = features.detach()
 print(f"{detached.is_inference() = }")
+try:
+    head(detached)
+except RuntimeError as error:
+    print(f"RuntimeError: {error}")
 
 # %%
 # :func:`tcdoc.compare` says the same of each candidate copy: ``keeps_inference`` is the

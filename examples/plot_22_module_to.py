@@ -85,8 +85,9 @@ except RuntimeError as error:
     print(f"RuntimeError: {error}")
 
 # %%
-# Loading the optimizer's own state dict back converts its state to the dtype of each
-# parameter, and training goes on in float64.
+# Loading the optimizer's own state dict back converts its floating-point state
+# (``exp_avg``, ``exp_avg_sq``) to the dtype of each parameter, and training goes on in float64.
+# Adam's ``step`` counter stays float32.
 optimizer.load_state_dict(optimizer.state_dict())
 print(f'{optimizer.state[weight]["exp_avg"].dtype = }')
 print(f"{round(train_step(), 4) = }")

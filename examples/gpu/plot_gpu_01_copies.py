@@ -8,7 +8,7 @@ we can ask it directly what ``clone()``, ``detach()``, ``copy.deepcopy`` and
 """
 
 # %%
-# This example needs a CUDA device; here is the one it ran on.
+# This example needs a CUDA device. When it runs on one, it first prints that device.
 import torch
 
 # sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_01_copies.png"

@@ -8,7 +8,7 @@ in-place change shows up in the original, and the copy stays in the autograd gra
 """
 
 # %%
-# This example needs a CUDA device; here is the one it ran on.
+# This example needs a CUDA device. When it runs on one, it first prints that device.
 import torch
 
 # sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_02_devices.png"

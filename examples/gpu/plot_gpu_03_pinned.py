@@ -9,7 +9,7 @@ makes possible, and the time it saves, measured.
 """
 
 # %%
-# This example needs a CUDA device; here is the one it ran on.
+# This example needs a CUDA device. When it runs on one, it first prints that device.
 import torch
 
 # sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_03_pinned.png"
@@ -69,8 +69,7 @@ for (memory, non_blocking), (returned, finished) in timings.items():
 
 # %%
 # A copy hands control back before it finishes where its first figure is well below its
-# second; between the two, Python is free to do other work. The rows where that happened in
-# this run:
+# second; between the two, Python is free to do other work. The rows where that happened:
 print(
     [
         f"{memory}, non_blocking={nb}"

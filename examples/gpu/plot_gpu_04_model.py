@@ -7,7 +7,7 @@ costs. Here we ask the CUDA caching allocator.
 """
 
 # %%
-# This example needs a CUDA device; here is the one it ran on.
+# This example needs a CUDA device. When it runs on one, it first prints that device.
 import torch
 
 # sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_04_model.png"

@@ -8,7 +8,8 @@ the CPU ones in the :doc:`/reference/matrix`.
 """
 
 # %%
-# This example needs a CUDA device; here is the environment it ran in.
+# This example needs a CUDA device. When it runs on one, it first prints the environment it
+# runs in.
 import torch
 
 # sphinx_gallery_thumbnail_path = "_thumbnails/plot_gpu_05_probe.png"

@@ -8,7 +8,8 @@ On a GPU, launching a kernel has a fixed cost of its own, so small and large ten
 different stories.
 
 This example needs a CUDA device, and matplotlib for its figures
-(``pip install "tcdoc[plot]"``). Every number below comes from the run that built this page.
+(``pip install "tcdoc[plot]"``). When this page is built on a machine with CUDA, every number
+below comes from that run.
 """
 
 # %%
@@ -59,7 +60,7 @@ print(f"size grew {largest // smallest} times")
 print({code: round(factor, 1) for code, factor in sweep.growth().items()})
 
 # %%
-# What this run shows, in sentences that :func:`tcdoc.bench.findings` computes from it. "Beyond
+# What the run shows, in sentences that :func:`tcdoc.bench.findings` computes from it. "Beyond
 # noise" means that the two spreads do not overlap, "within noise" that they do; a factor such as
 # "twice" compares the medians. No page faults are counted on a GPU, so the sentences on
 # allocation compare times, not faults; PyTorch's notes on `CUDA memory management
@@ -81,7 +82,7 @@ plt.show()
 print(sweep)
 
 # %%
-# In one line, from this run:
+# In one line, from the run:
 print(sweep.headline())
 
 # %%

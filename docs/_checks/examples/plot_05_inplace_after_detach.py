@@ -42,6 +42,17 @@ def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
         expect(
             x.grad is not None and torch.equal(x.grad, torch.zeros(2)), f"{name}: the gradient is {x.grad}"
         )
+    # A hook that packs a copy skips the check too, but its gradients are right: the words say
+    # "whenever the hook kept the tensor itself", not "always".
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
+        y = x.exp()
+    y.detach().zero_()
+    backward(y.sum())
+    expect(
+        x.grad is not None and torch.allclose(x.grad, torch.tensor([1.0, 2.0]).exp()),
+        f"a hook that copies gave the gradient {x.grad}",
+    )
 
 
 def _only_saved_tensors_are_checked(matrix: Matrix) -> None:
@@ -58,10 +69,11 @@ CLAIMS = [
         "refuses",
         _exp_saves_output_and_error_says_versions,
         quote="PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute "
-        "wrong gradients: `backward()` raises, unless saved-tensor hooks such as "
-        "`torch.autograd.graph.save_on_cpu()` were active when autograd saved the tensor, which skips the "
-        "check and leaves the gradients silently wrong",
-        scope="stated: the example's change through the detached tensor",
+        "wrong gradients: `backward()` raises, unless saved-tensor hooks were active when autograd saved the "
+        "tensor. Then there is no check, and the gradients are silently wrong whenever the hook kept the "
+        "tensor itself rather than a copy, as `torch.autograd.graph.save_on_cpu()` does with a tensor "
+        "already on the CPU",
+        scope="stated: the example's change through the detached tensor, hooks that keep or copy",
     ),
     Claim(
         "share-both",

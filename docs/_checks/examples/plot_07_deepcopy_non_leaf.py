@@ -75,6 +75,12 @@ def _old_weight_norm_after_passes(matrix: Matrix) -> None:
     does_not_raise(lambda: copy.deepcopy(old))
     old(torch.randn(1, 3))
     raises(lambda: copy.deepcopy(old))
+    old.eval()  # eval mode changes nothing: with gradients enabled the weight is recorded again
+    with torch.no_grad():
+        old(torch.randn(1, 3))
+    does_not_raise(lambda: copy.deepcopy(old))
+    old(torch.randn(1, 3))
+    raises(lambda: copy.deepcopy(old))
 
 
 def _buffer_is_copied(matrix: Matrix) -> None:
@@ -123,8 +129,8 @@ CLAIMS = [
         "evaluation-pass",
         _old_weight_norm_after_passes,
         quote="Under `torch.no_grad` it is recomputed without history, which is why such a model can copy "
-        "after an "
-        "evaluation pass and fail after a training pass",
+        "after such a pass and fails after any forward pass with gradients enabled, `model.eval()` or not",
+        scope="stated: no_grad against gradients enabled, in training and in eval mode",
     ),
     Claim(
         "buffer",

@@ -50,6 +50,21 @@ def _slice_costs_whole_for_plain_only(matrix: Matrix) -> None:
     )
 
 
+def _memo_keeps_plain_sharing(matrix: Matrix) -> None:
+    """Check one call keeps a plain view and a tied weight, and splits Parameters and conj/neg views."""
+    tied_model_deepcopy(matrix)
+    _dictionary_view_kept(matrix)
+    w = torch.arange(6.0)
+    p1, p2 = torch.nn.Parameter(w), torch.nn.Parameter(w[:3])
+    c1, c2 = copy.deepcopy([p1, p2])
+    expect(shares_memory(p1, p2) and not shares_memory(c1, c2), "two Parameters kept their sharing")
+    z = torch.randn(3, dtype=torch.cfloat)
+    for name, view in {"conj": z.conj(), "neg": z._neg_view()}.items():
+        cz, cv = copy.deepcopy([z, view])
+        expect(shares_memory(z, view) and not shares_memory(cz, cv), f"the {name} view kept its sharing")
+        expect(torch.equal(cv, view), f"the {name} view's copy changed its values")
+
+
 CLAIMS = [
     Claim(
         "plain-slice-whole",
@@ -61,11 +76,13 @@ CLAIMS = [
     ),
     Claim(
         "memo",
-        tied_model_deepcopy,
-        quote="`copy.deepcopy` remembers, for the length of one call, what it has already copied. Tensors "
-        "that "
-        "shared memory before the call (a tensor and a view of it, a weight used twice) still share it in "
-        "the copy; copied in two calls, they come apart",
+        _memo_keeps_plain_sharing,
+        quote="`copy.deepcopy` remembers, for the length of one call, what it has already copied. Plain "
+        "tensors that shared memory before the call (a tensor and a view of it) still share it in the copy, "
+        "and a weight used twice stays one tensor; copied in two calls, they come apart. A `Parameter` is "
+        "cloned on its own, and conjugate or negative views are copied physically, so neither keeps the "
+        "sharing",
+        scope="stated: plain tensors, against Parameters and conjugate or negative views",
     ),
     Claim(
         "view-in-the-copy",

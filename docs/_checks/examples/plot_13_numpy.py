@@ -5,6 +5,7 @@ Each gives the words the example says (``quote``), word for word, and the check 
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import torch
@@ -40,7 +41,42 @@ def _from_numpy_copies_nothing(matrix: Matrix) -> None:
     expect(not shares_memory(copied, x), "torch.tensor(tensor) shares memory")
 
 
+def _numpy_wraps_only_what_numpy_reads(matrix: Matrix) -> None:
+    """Check numpy() shares a plain CPU tensor, raises for conj/neg bits and bfloat16, and force copies."""
+    _from_numpy_copies_nothing(matrix)
+    import numpy as np
+
+    x = torch.randn(3)
+    expect(shares_memory(x, torch.from_numpy(x.detach().cpu().numpy())), "a plain CPU tensor was copied")
+    expect(shares_memory(x, torch.from_numpy(x.numpy(force=True))), "force=True copied a plain CPU tensor")
+    z = torch.randn(3, dtype=torch.cfloat)
+    for name, view in {"conj": z.conj(), "neg": z._neg_view()}.items():
+        error = raises(functools.partial(torch.Tensor.numpy, view.detach().cpu()))
+        expect(f"{'conjugate' if name == 'conj' else 'negative'} bit set" in str(error), f"{name}: {error}")
+        forced = view.numpy(force=True)
+        expect(not np.shares_memory(forced, z.numpy()), f"{name}: force=True shares memory")
+        expect(np.array_equal(forced, view.resolve_conj().resolve_neg().numpy()), f"{name}: wrong values")
+    raises(lambda: torch.zeros(3, dtype=torch.bfloat16).detach().cpu().numpy(), TypeError)
+
+
 CLAIMS = [
+    Claim(
+        "hand-over",
+        _numpy_wraps_only_what_numpy_reads,
+        quote="`torch.Tensor.numpy` (for a CPU tensor NumPy can read) and `torch.from_numpy` hand over the "
+        "same memory instead of copying it",
+        needs=("numpy",),
+        scope="stated: a CPU tensor NumPy can read",
+    ),
+    Claim(
+        "idiom",
+        _numpy_wraps_only_what_numpy_reads,
+        quote="and `numpy()` wraps the memory of a CPU tensor whose dtype NumPy has and that has no "
+        "conjugate or negative bit. It raises for conjugate or negative views (resolve them first, which "
+        "copies) and for `bfloat16`; `numpy(force=True)` copies when it has to resolve the bit",
+        needs=("numpy",),
+        scope="stated: conjugate and negative views and bfloat16, against a plain CPU tensor",
+    ),
     Claim(
         "from-numpy",
         _from_numpy_copies_nothing,

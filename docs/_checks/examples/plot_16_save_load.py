@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from _checks._helpers import raises
 from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
@@ -59,6 +60,16 @@ def _save_load_views(matrix: Matrix) -> None:
     expect(
         loaded["window"].storage_offset() == 10 and not loaded["window"]._is_view(), "view tracking came back"
     )
+    z = torch.randn(3, dtype=torch.cfloat)
+    parameter = torch.nn.Parameter(torch.randn(4))
+    for name, pair in {"conj": (z, z.conj()), "parameter": (parameter, parameter.detach()[1:3])}.items():
+        buffer = io.BytesIO()
+        torch.save(list(pair), buffer)
+        buffer.seek(0)
+        expect(shares_memory(*_load(buffer)), f"{name}: the loaded pair does not share memory")
+    floats = torch.zeros(4)
+    error = raises(lambda: torch.save({"f": floats, "i": floats.view(torch.int32)}, io.BytesIO()))
+    expect("as different types" in str(error), f"two dtypes: {error}")
     first, second = io.BytesIO(), io.BytesIO()
     torch.save(signal, first)
     torch.save(window, second)
@@ -79,7 +90,10 @@ CLAIMS = [
     Claim(
         "views-survive",
         _save_load_views,
-        quote="Tensors that shared memory when saved share it again after {func}`torch.load`",
+        quote="Tensors saved in one call that shared memory with one dtype share it again after "
+        "{func}`torch.load` ({func}`torch.save` refuses tensors that view the same memory as different "
+        "dtypes)",
+        scope="stated: one call, one dtype, against two dtypes",
     ),
     Claim(
         "ten-elements-in",

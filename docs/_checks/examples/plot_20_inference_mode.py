@@ -69,6 +69,10 @@ def _aliases_write_through(matrix: Matrix) -> None:
                 raises_saying(
                     functools.partial(seen.__setitem__, 0, 5.0), "Inplace update to inference tensor"
                 )
+                for write in ALIAS_WRITES.values():
+                    raises_saying(
+                        functools.partial(write, seen[0:2]), "Inplace update to inference tensor"
+                    )  # a view of the alias: refused again
 
 
 def _inference_records_nothing(matrix: Matrix) -> None:
@@ -137,16 +141,17 @@ CLAIMS = [
     Claim(
         "in-place",
         _refused_on_tensor_and_views,
-        quote="Outside inference mode, torch refuses in-place operations on an inference tensor and on its "
-        "views (`add_`, `mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` here), and its "
-        "error suggests exactly the fix: a clone",
+        quote="Outside inference mode, torch refuses in-place operations on a tensor made under inference "
+        "mode and on its views (`add_`, `mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` "
+        "here), and its error suggests exactly the fix: a clone",
         scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
     ),
     Claim(
         "aliases-write",
         _aliases_write_through,
-        quote="The refusal guards the tensor, not its memory: `x.detach()` and `x.data`, inference tensors "
-        "too, still change it with every one of those operations but indexed assignment",
+        quote="The refusal guards the tensor, not its memory: the aliases `x.detach()` and `x.data`, made "
+        "outside inference mode though also marked `is_inference()`, still change it with every one of "
+        "those operations but indexed assignment. Views of those aliases are refused again",
         scope="stated: the in-place operations listed above, with and without grad",
     ),
     Claim(

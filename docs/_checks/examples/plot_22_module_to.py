@@ -69,7 +69,11 @@ def _optimizer_not_converted(matrix: Matrix) -> None:
     backward(model(torch.ones(2, 3, dtype=torch.float64)).sum())
     raises_saying(optimizer.step)
     optimizer.load_state_dict(optimizer.state_dict())
-    expect(optimizer.state[model.weight]["exp_avg"].dtype == torch.float64, "loading did not convert it")
+    state = {name: value.dtype for name, value in optimizer.state[model.weight].items()}
+    expect(
+        state == {"step": torch.float32, "exp_avg": torch.float64, "exp_avg_sq": torch.float64},
+        f"after loading, the state's dtypes are {state}",
+    )
     optimizer.step()
     for state_name in ("momentum_buffer", "square_avg"):
         model = torch.nn.Linear(3, 1)
@@ -136,9 +140,10 @@ CLAIMS = [
     Claim(
         "load-state-dict",
         _optimizer_not_converted,
-        quote="Loading the optimizer's own state dict back converts its state to the dtype of each "
-        "parameter, and "
-        "training goes on in float64",
+        quote="Loading the optimizer's own state dict back converts its floating-point state (`exp_avg`, "
+        "`exp_avg_sq`) to the dtype of each parameter, and training goes on in float64. Adam's `step` "
+        "counter stays float32",
+        scope="stated: Adam's state, after loading its own state dict",
     ),
     Claim(
         "copy-first",
