@@ -195,7 +195,7 @@ def _size(sweep: Sweep, language: str) -> list[str]:
 
 
 def _fixed_cost(sweep: Sweep, language: str) -> list[str]:
-    """Say what copy.deepcopy(x) adds to x.clone() at the smallest size, and whether it shows later."""
+    """Say what copy.deepcopy(x) adds to x.clone() at the smallest and the largest size, no law between."""
     if not {"clone", "deepcopy"} <= set(sweep.methods):
         return []
     t = translator(language)
@@ -209,8 +209,6 @@ def _fixed_cost(sweep: Sweep, language: str) -> list[str]:
         sentence += t("; at {size}, {comparison}").format(
             size=format_size(largest), comparison=_comparison(*large, t)
         )
-        if more(*small) and spreads_overlap(*large):
-            sentence += t(": what deepcopy adds is a cost per call, which does not grow with the tensor")
     return [sentence + PERIOD[language]]
 
 
