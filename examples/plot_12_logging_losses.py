@@ -3,7 +3,7 @@
 
 Adding up each batch's loss to report an average takes one line, ``total += loss``. But
 ``loss`` is part of the computation, so ``total`` joins it: every batch's autograd graph
-stays reachable from ``total`` until the loop ends. In an evaluation loop that forgot
+stays reachable from ``total`` for as long as ``total`` lives. In an evaluation loop that forgot
 :class:`torch.no_grad`, those graphs hold every batch's activations. ``loss.item()`` and
 ``loss.detach()`` log the same number and keep nothing.
 

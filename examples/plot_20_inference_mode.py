@@ -121,4 +121,4 @@ print(tcdoc.environment())
 
 # %%
 # Every copy method on an inference tensor is in the :doc:`/reference/matrix` (the
-# ``inference`` column), and :doc:`/explanation/look-alikes` has the other special tensors.
+# ``inference`` column), and :doc:`/explanation/special-tensors` has the other special tensors.

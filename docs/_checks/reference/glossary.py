@@ -48,6 +48,18 @@ def _counter_shared_by_views_and_detach(matrix: Matrix) -> None:
         raise ClaimFalse(f"an inference tensor has a version counter, at {version}")
 
 
+def _leaves(matrix: Matrix) -> None:
+    made = torch.ones(3, requires_grad=True)
+    expect(made.is_leaf and made.grad_fn is None, "a tensor you created is not a leaf")
+    expect((made * 2).detach().is_leaf, "a detached result is not a leaf")
+    with torch.no_grad():
+        unrecorded = made * 2
+    expect(unrecorded.is_leaf and unrecorded.grad_fn is None, "a result made under no_grad is not a leaf")
+    plain = torch.ones(3) * 2
+    expect(plain.is_leaf and plain.grad_fn is None, "a result of tensors that need no gradient is not a leaf")
+    expect(not (made * 2).is_leaf, "a recorded result is a leaf")
+
+
 def _counter_checked(matrix: Matrix) -> None:
     version_error_words(matrix)
     stops_backward(lambda t: t, "the tensor itself")
@@ -91,6 +103,12 @@ def _conjugate_bit(matrix: Matrix) -> None:
 
 
 CLAIMS = [
+    Claim(
+        "leaf",
+        _leaves,
+        pin="98c21400f3",
+        scope="stated: created, detached, made under no_grad, made from plain tensors",
+    ),
     Claim("inference-tensor", _inference_tensors, pin="c481ed166a"),
     Claim("conjugate-bit", _conjugate_bit, pin="c25842d87a"),
     Claim(
