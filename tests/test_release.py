@@ -33,6 +33,7 @@ def test_no_other_file_spells_the_version() -> None:
         if path not in allowed
         and (ROOT / path).is_file()
         and not path.endswith((".inv", ".png", ".svg"))
+        and not path.startswith("docs/_snapshots/")  # each records the tcdoc that measured it
         and f'"{VERSION}"' in (ROOT / path).read_text(encoding="utf-8", errors="replace")
     ]
     assert not spelled, f"{spelled} spell the version {VERSION!r}; read tcdoc.__version__ instead"

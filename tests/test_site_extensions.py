@@ -7,6 +7,7 @@ highlighting stylesheet), and the Chinese edition's search.
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import cast
@@ -174,7 +175,8 @@ def test_only_pages_with_code_load_the_copy_script_and_the_highlighting_styles(t
     assert (out / "_static" / "tcdoc-copy.js").is_file()
     code = (out / "index.html").read_text(encoding="utf-8")
     prose = (out / "prose.html").read_text(encoding="utf-8")
-    assert '<script defer="defer" src="_static/tcdoc-copy.js' in code
+    assert re.search(r'<script [^>]*defer="defer" src="_static/tcdoc-copy\.js', code), "no copy script"
+    assert 'data-label="Copy code"' in code, "the copy script has no words for its buttons"
     assert 'href="_static/pygments.css' in code
     assert "tcdoc-copy.js" not in prose
     assert "pygments.css" not in prose
