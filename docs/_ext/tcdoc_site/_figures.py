@@ -19,7 +19,6 @@ first figure without one, with what to do (:func:`use_translated_figures`).
 from __future__ import annotations
 
 import gettext
-import html
 import pickle
 import re
 from collections.abc import Callable
@@ -220,8 +219,8 @@ def use_translated_figures(app: Sphinx, doctree: nodes.document) -> None:
         node["uri"] = image.as_posix()
         if node.get("srcset"):
             node["srcset"] = image.as_posix()  # one resolution: the site sets no image_srcset
-        # sphinx-gallery writes the alt attribute as it is, so its quotes are escaped here.
-        node["alt"] = html.escape(source.with_suffix(".txt").read_text(encoding="utf-8"), quote=True)
+        # Escaped for the attribute later, with every gallery figure (_a11y.escape_figure_alts).
+        node["alt"] = source.with_suffix(".txt").read_text(encoding="utf-8")
     # The cards' thumbnails (an example with a thumbnail of its own, drawn apart, keeps it).
     for thumbnail in doctree.findall(nodes.image):
         uri = thumbnail["uri"]
