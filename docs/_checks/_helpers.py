@@ -60,6 +60,7 @@ __all__ = [
     "inference_in_place_error",
     "inference_mark",
     "inference_not_saved",
+    "inference_tensor_has_no_counter",
     "keep_a_copy_first",
     "module_deepcopy_drops_grads",
     "module_row",
@@ -475,6 +476,17 @@ SAVED_TENSOR_HOOKS: dict[str, Callable[[], contextlib.AbstractContextManager[obj
     "saved_tensors_hooks": lambda: torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t),
 }
 """Saved-tensor hooks, under which autograd does not check the version of what it saved."""
+
+
+def inference_tensor_has_no_counter() -> None:
+    """Check that reading an inference tensor's version counter raises: it has none."""
+    with torch.inference_mode():
+        inference = torch.ones(3)
+    try:
+        version = inference._version
+    except RuntimeError:
+        return
+    raise ClaimFalse(f"an inference tensor has a version counter, at {version}")
 
 
 def hooks_skip_version_check(matrix: Matrix) -> None:

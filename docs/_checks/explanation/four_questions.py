@@ -17,6 +17,7 @@ from _checks._helpers import (
     changed_saved_output,
     each_measured,
     hooks_skip_version_check,
+    inference_tensor_has_no_counter,
     right_sigmoid_gradient,
     silently_wrong,
     state_dict_shares_both,
@@ -24,7 +25,7 @@ from _checks._helpers import (
     version_error_words,
 )
 from tcdoc import Comparison, Matrix, shares_memory
-from tcdoc.claims import Claim, ClaimFalse, Only, expect, measured
+from tcdoc.claims import Claim, Only, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -71,17 +72,7 @@ def _version_counter(matrix: Matrix) -> None:
     before = x._version
     x.data.add_(1)
     expect(x._version == before, "a write through x.data moved the counter of x")
-    _inference_has_no_counter()
-
-
-def _inference_has_no_counter() -> None:
-    with torch.inference_mode():
-        inference = torch.ones(3)
-    try:
-        version = inference._version
-    except RuntimeError:
-        return
-    raise ClaimFalse(f"an inference tensor has a version counter, at {version}")
+    inference_tensor_has_no_counter()
 
 
 def _hooks_that_copy(matrix: Matrix) -> None:
