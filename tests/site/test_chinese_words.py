@@ -33,7 +33,8 @@ HTML = Path(__file__).resolve().parents[2] / "docs" / "_build" / "html"
 CHINESE = HTML / "zh_CN"
 
 if not (CHINESE / "index.html").is_file():
-    if os.environ.get("CI") == "true":
+    # The README's two commands build only the English edition; .ci/run builds both and says so.
+    if os.environ.get("TCDOC_REQUIRE_ZH") == "1":
         raise RuntimeError(f"{CHINESE} has no built edition: run 'nox -s docs-zh' before the tests")
     pytest.skip("the Chinese edition is not built: run 'nox -s docs-zh' first", allow_module_level=True)
 
