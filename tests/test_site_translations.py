@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import json
 from pathlib import Path
 
 import matplotlib
@@ -15,7 +16,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
-from tcdoc_site import _figures, _gallery_words
+import tcdoc.bench
+from tcdoc_site import _figures, _findings, _gallery_words
 from tcdoc_site._catalog import LOCALE_DIR
 
 
@@ -61,25 +63,51 @@ def test_a_card_shows_the_chinese_text_without_its_markup() -> None:
     )
 
 
-def test_each_edition_keeps_its_own_findings() -> None:
-    both = (
-        '<div><ul class="tcdoc-findings" lang="en"><li>At 1 KiB</li></ul>'
-        '<ul class="tcdoc-findings" lang="zh-CN" hidden><li>在 1 KiB 时</li></ul></div>'
-    )
+def test_printed_findings_are_recorded_and_printed_in_chinese(tmp_path: Path) -> None:
+    sweep = tcdoc.bench.run(sizes=[1024], methods=["clone", "deepcopy"], min_run_time=0.001, blocks=5)
+    found = tcdoc.bench.findings(sweep)
+    target = tmp_path / "auto_examples" / "plot_99_cost.py"
+    target.parent.mkdir()
+    block_vars = {"example_globals": {"sweep": sweep, "x": 1}, "target_file": str(target)}
+    assert _findings.scraper(None, block_vars, {}) == ""  # adds nothing to the page
+    recorded = json.loads((tmp_path / "auto_examples" / "plot_99_cost.findings.json").read_text("utf-8"))
+    assert recorded == {"zh_CN": dict(zip(found.sentences, found.translations["zh_CN"], strict=True))}
+
+    printed = "size  clone\n" + str(found)  # a table's line, then the findings as print() writes them
 
     class App:
+        srcdir = str(tmp_path)
+
+        class env:  # stands for Sphinx's app.env
+            docname = "auto_examples/plot_99_cost"
+
         class config:  # stands for Sphinx's app.config
             language = "zh_CN"
 
-    for language, kept, dropped in (("zh_CN", "在 1 KiB 时", "At 1 KiB"), ("en", "At 1 KiB", "在 1 KiB 时")):
+    for language, expected in (("zh_CN", found.translations["zh_CN"]), ("en", found.sentences)):
         App.config.language = language
         document = nodes.document(None, None)  # type: ignore[arg-type]
-        document += nodes.raw("", both, format="html")
-        _gallery_words.keep_language_findings(App, document)  # type: ignore[arg-type]
-        html = document.astext()
-        assert kept in html
-        assert dropped not in html
-        assert " hidden" not in html
+        document += nodes.literal_block(printed, printed)
+        _findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
+        (block,) = document.findall(nodes.literal_block)
+        assert block.astext().split("\n") == ["size  clone", *expected]
+        assert block.rawsource == block.astext()  # else Sphinx would not highlight it as it is
+
+
+def test_a_page_without_recorded_findings_is_left_as_it_is(tmp_path: Path) -> None:
+    class App:
+        srcdir = str(tmp_path)
+
+        class env:  # stands for Sphinx's app.env
+            docname = "auto_examples/plot_01_clone"
+
+        class config:  # stands for Sphinx's app.config
+            language = "zh_CN"
+
+    document = nodes.document(None, None)  # type: ignore[arg-type]
+    document += nodes.literal_block("At 1 KiB, beyond noise", "At 1 KiB, beyond noise")
+    _findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
+    assert document.astext() == "At 1 KiB, beyond noise"
 
 
 def test_the_chinese_build_stops_at_a_figure_without_its_chinese_variant(tmp_path: Path) -> None:

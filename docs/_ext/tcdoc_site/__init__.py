@@ -27,8 +27,9 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
   typed query split into words as the pages were, and the stemmer Sphinx ships (``_search``);
   the glossary's table of those terms, from the same file (``_search_terms``, ``tcdoc-terms``);
 - the examples' figures drawn in every language by the English build, each edition showing its
-  own (``_figures``), and sphinx-gallery's generated words (cards, downloads, running times) and
-  the cost findings in the build's language (``_gallery_words``);
+  own (``_figures``), sphinx-gallery's generated words (cards, downloads, running times) in the
+  build's language (``_gallery_words``), and so the cost findings an example prints
+  (``_findings``);
 - the 404 page of each edition, right under any path a host serves it from (``_notfound``), and
   each edition's own address: the Chinese edition's canonical links, sitemap and link previews
   point into ``zh_CN/``;
@@ -54,6 +55,7 @@ from tcdoc_site import (
     _code_links,
     _copy_button,
     _figures,
+    _findings,
     _gallery_guard,
     _gallery_words,
     _gpu,
@@ -105,7 +107,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Before Sphinx's image collector (priority 500) notes the pictures to copy.
     app.connect("doctree-read", _figures.use_translated_figures, priority=400)
     app.connect("doctree-read", _gallery_words.translate_gallery_words, priority=400)
-    app.connect("doctree-read", _gallery_words.keep_language_findings)
+    app.connect("doctree-read", _findings.translate_printed_findings)
     app.connect("build-finished", _gallery_words.translate_theme_labels)
     app.add_config_value("tcdoc_url_prefix", "/", "html", types=[str])
     app.connect("config-inited", _notfound.address_the_edition)

@@ -12,9 +12,6 @@ Chinese edition reuses the pages the English build generated. In a build in anot
 
 :func:`translate_theme_labels` translates the few labels that furo's templates write without
 its translation function (the sidebars' and the theme switch's ``aria-label``).
-
-In every build, :func:`keep_language_findings` keeps, of the cost findings that
-:func:`tcdoc.bench.findings` writes in every language, the build's own.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ from sphinx.application import Sphinx
 from tcdoc_site._catalog import translate as _
 from tcdoc_site._figures import LANGUAGES
 
-__all__ = ["keep_language_findings", "translate_gallery_words", "translate_theme_labels"]
+__all__ = ["translate_gallery_words", "translate_theme_labels"]
 
 _EXAMPLES_USING = re.compile(r"^Examples using (\S+)$")  # the name, or the caller's own, such as draw()
 _TIMING = re.compile(r"^\s*\((\d+) minutes ([\d.]+) seconds\)\s*$")
@@ -40,7 +37,6 @@ _TOTAL = re.compile(r"^ total execution time for (\d+) files? $")
 _FROM = re.compile(r"^from (.+)$")
 _TOOLTIP = re.compile(r'(<div class="sphx-glr-thumbcontainer"[^>]*? tooltip=")([^"]*)(")')
 _TITLE = re.compile(r'(<div class="sphx-glr-thumbnail-title">)(.*?)(</div>)', re.DOTALL)
-_FINDINGS = re.compile(r'<ul class="tcdoc-findings" lang="([\w-]+)"( hidden)?>.*?</ul>', re.DOTALL)
 
 
 def _downloads() -> dict[str, str]:
@@ -190,24 +186,6 @@ def _plain(text: str) -> str:
     text = re.sub(r":(?:[\w-]+:)+`([^`<]+?)\s*(?:<[^>]*>)?`", r"\1", text)
     text = re.sub(r"`([^`<]+?)\s*<[^>]*>`__?", r"\1", text)
     return re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
-
-
-def keep_language_findings(app: Sphinx, doctree: nodes.document) -> None:
-    """Keep, of each output's cost findings in every language, the build's own, shown (English elsewhere)."""
-    language = (app.config.language if app.config.language in LANGUAGES else "en").replace("_", "-")
-    for raw in doctree.findall(nodes.raw):
-        text = raw.astext()
-        if "tcdoc-findings" not in text:
-            continue
-        langs = {m[1] for m in _FINDINGS.finditer(text)}
-        keep = language if language in langs else "en"
-
-        def choose(found: re.Match[str], keep: str = keep) -> str:
-            if found[1] != keep:
-                return ""
-            return found[0].replace(" hidden>", ">", 1) if found[2] else found[0]
-
-        _set_text(raw, _FINDINGS.sub(choose, text))
 
 
 def _theme_labels() -> dict[str, str]:
