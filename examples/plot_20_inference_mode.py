@@ -108,8 +108,8 @@ tcdoc.draw.draw_operations(["detach", "clone"], "inference")
 # %%
 # Or compute the features under ``no_grad``
 # -----------------------------------------
-# The error message offers a second fix: :class:`torch.no_grad` also keeps autograd from
-# recording the extractor, and its results are ordinary tensors, so no copy is needed.
+# A second fix: :class:`torch.no_grad` also keeps autograd from recording the extractor, and
+# its results are ordinary tensors, so no copy is needed.
 with torch.no_grad():
     plain_features = extractor(inputs)
 print(f"{plain_features.is_inference() = }")

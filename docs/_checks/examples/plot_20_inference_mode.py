@@ -118,10 +118,6 @@ def _no_grad_features_are_ordinary(matrix: Matrix) -> None:
         plain = extractor(inputs)
     expect(not plain.is_inference() and plain.grad_fn is None, "no_grad gave an inference tensor, or history")
     backward(torch.nn.Linear(3, 1)(plain).sum())
-    with torch.inference_mode():
-        features = extractor(inputs)
-    message = str(raises_saying(lambda: torch.nn.Linear(3, 1)(features)))
-    expect("torch.no_grad()" in message, f"the error does not offer no_grad: {message}")
 
 
 CLAIMS = [
@@ -187,8 +183,7 @@ CLAIMS = [
     Claim(
         "no-grad",
         _no_grad_features_are_ordinary,
-        quote="The error message offers a second fix: {py:class}`torch.no_grad` also keeps autograd from "
-        "recording "
-        "the extractor, and its results are ordinary tensors, so no copy is needed",
+        quote="A second fix: {py:class}`torch.no_grad` also keeps autograd from recording the extractor, "
+        "and its results are ordinary tensors, so no copy is needed",
     ),
 ]

@@ -17,7 +17,7 @@ from tcdoc import Matrix, ProbeResult
 from tcdoc._snapshots import read_snapshots, release
 from tcdoc.claims import Claim, ClaimFalse, expect
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "load_weights_only"]
 
 SNAPSHOTS = Path(__file__).resolve().parents[2] / "_snapshots"
 
@@ -68,7 +68,8 @@ def _subclass_load(matrix: Matrix) -> ProbeResult:
     return matrix.get("save_load", "subclass")
 
 
-def _load_weights_only(matrix: Matrix) -> None:
+def load_weights_only(matrix: Matrix) -> None:
+    """Check that torch.load refuses a saved subclass from torch 2.6 on, and loaded it on 2.5."""
     releases = _releases(matrix)
     _minor(releases, (2, 5))
     _minor(releases, (2, 6))
@@ -98,7 +99,7 @@ CLAIMS = [
     Claim("advice-flipped", _advice_flipped, pin="d3f430339b"),
     Claim(
         "load-weights-only",
-        _load_weights_only,
+        load_weights_only,
         pin="ce1a667fa5",
         scope="the subclass scenario, saved and loaded in memory, on every release measured",
     ),
