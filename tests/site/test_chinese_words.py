@@ -63,6 +63,8 @@ SKIPPED_CLASSES = {
     "py",  # autodoc's blocks: the API's docstrings stay in English
 }
 ATTRIBUTES = ("alt", "title", "aria-label", "tooltip", "placeholder")
+# The page's description and title as link previews show them (sphinxext-opengraph).
+PREVIEWS = {"description", "og:description", "og:title"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 ALLOWED = {
@@ -133,6 +135,8 @@ ALLOWED = {
     "pull",
     "request",  # "pull request"
     "Pull",
+    "Keep",
+    "Changelog",  # "Keep a Changelog", the format of the changelog
     "Markdown",
     "MyST",
     "gettext",
@@ -198,6 +202,9 @@ class _Words(HTMLParser):
         classes = set((values.get("class") or "").split())
         skipped = tag in SKIPPED_TAGS or bool(classes & SKIPPED_CLASSES) or "hidden" in values
         skipped = skipped or (self.skip_article and tag == "article") or (self.skip_tables and tag == "table")
+        preview = values.get("property") or values.get("name")
+        if tag == "meta" and preview in PREVIEWS and values.get("content"):  # <head>, for link previews
+            self.found.append((f"<meta {preview}>", values["content"] or ""))
         inside = any(self.stack)
         if not inside and not skipped:
             for name in ATTRIBUTES:

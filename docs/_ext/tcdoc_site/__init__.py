@@ -30,6 +30,8 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
   own (``_figures``), sphinx-gallery's generated words (cards, downloads, running times) in the
   build's language (``_gallery_words``), and so the cost findings an example prints
   (``_findings``);
+- each page described by its first paragraph in search results and link previews
+  (``_previews``);
 - the 404 page of each edition, right under any path a host serves it from (``_notfound``), and
   each edition's own address: the Chinese edition's canonical links, sitemap and link previews
   point into ``zh_CN/``;
@@ -60,6 +62,7 @@ from tcdoc_site import (
     _gallery_words,
     _gpu,
     _notfound,
+    _previews,
     _search,
     _search_terms,
     _sitemap,
@@ -87,6 +90,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # After sphinx-gallery (priority 500) has written each example's candidates for its names.
     app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)
     app.connect("html-page-context", _source_links.point_at_example_sources)
+    # Before sphinxext-opengraph (priority 500) writes the link previews' tags.
+    app.connect("html-page-context", _previews.describe_page, priority=400)
     # Before sphinx-sitemap (priority 500) writes sitemap.xml.
     app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
     app.connect("builder-inited", _copy_button.add_script)
