@@ -172,7 +172,7 @@ sphinx_gallery_conf = {
     "backreferences_dir": "gen_modules/backreferences",
     # Each figure is saved as usual and, beside it, drawn in Chinese for the Chinese edition, which
     # does not run the examples (tcdoc_site._figures; it needs a CJK font, Debian's fonts-noto-cjk).
-    "image_scrapers": ("tcdoc_site._figures.scraper", "tcdoc_site._findings.scraper"),
+    "image_scrapers": ("tcdoc_site._figures.scraper", "tcdoc_site._printed_findings.scraper"),
     # "parallel" stays off: on a 2-core machine it did not shorten a cold build (measured 17.3 s
     # with 2 workers against 17.1 s without), since each worker pays for importing torch again.
 }

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
 import tcdoc.bench
-from tcdoc_site import _figures, _findings, _gallery_words
+from tcdoc_site import _figures, _gallery_words, _printed_findings
 from tcdoc_site._catalog import LOCALE_DIR
 
 
@@ -69,7 +69,7 @@ def test_printed_findings_are_recorded_and_printed_in_chinese(tmp_path: Path) ->
     target = tmp_path / "auto_examples" / "plot_99_cost.py"
     target.parent.mkdir()
     block_vars = {"example_globals": {"sweep": sweep, "x": 1}, "target_file": str(target)}
-    assert _findings.scraper(None, block_vars, {}) == ""  # adds nothing to the page
+    assert _printed_findings.scraper(None, block_vars, {}) == ""  # adds nothing to the page
     recorded = json.loads((tmp_path / "auto_examples" / "plot_99_cost.findings.json").read_text("utf-8"))
     assert recorded == {"zh_CN": dict(zip(found.sentences, found.translations["zh_CN"], strict=True))}
 
@@ -88,7 +88,7 @@ def test_printed_findings_are_recorded_and_printed_in_chinese(tmp_path: Path) ->
         App.config.language = language
         document = nodes.document(None, None)  # type: ignore[arg-type]
         document += nodes.literal_block(printed, printed)
-        _findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
+        _printed_findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
         (block,) = document.findall(nodes.literal_block)
         assert block.astext().split("\n") == ["size  clone", *expected]
         assert block.rawsource == block.astext()  # else Sphinx would not highlight it as it is
@@ -106,7 +106,7 @@ def test_a_page_without_recorded_findings_is_left_as_it_is(tmp_path: Path) -> No
 
     document = nodes.document(None, None)  # type: ignore[arg-type]
     document += nodes.literal_block("At 1 KiB, beyond noise", "At 1 KiB, beyond noise")
-    _findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
+    _printed_findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
     assert document.astext() == "At 1 KiB, beyond noise"
 
 

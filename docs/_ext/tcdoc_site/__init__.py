@@ -29,7 +29,7 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - the examples' figures drawn in every language by the English build, each edition showing its
   own (``_figures``), sphinx-gallery's generated words (cards, downloads, running times) in the
   build's language (``_gallery_words``), and so the cost findings an example prints
-  (``_findings``);
+  (``_printed_findings``);
 - each page described by its first paragraph in search results and link previews
   (``_previews``);
 - the 404 page of each edition, right under any path a host serves it from (``_notfound``), and
@@ -57,12 +57,12 @@ from tcdoc_site import (
     _code_links,
     _copy_button,
     _figures,
-    _findings,
     _gallery_guard,
     _gallery_words,
     _gpu,
     _notfound,
     _previews,
+    _printed_findings,
     _search,
     _search_terms,
     _sitemap,
@@ -112,7 +112,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Before Sphinx's image collector (priority 500) notes the pictures to copy.
     app.connect("doctree-read", _figures.use_translated_figures, priority=400)
     app.connect("doctree-read", _gallery_words.translate_gallery_words, priority=400)
-    app.connect("doctree-read", _findings.translate_printed_findings)
+    app.connect("doctree-read", _printed_findings.translate_printed_findings)
     app.connect("build-finished", _gallery_words.translate_theme_labels)
     app.add_config_value("tcdoc_url_prefix", "/", "html", types=[str])
     app.connect("config-inited", _notfound.address_the_edition)
