@@ -78,10 +78,13 @@ def test_every_internal_link_and_anchor_resolves() -> None:
     assert not broken, "broken internal links:\n" + "\n".join(broken)
 
 
-def test_footer_names_the_versions_that_produced_the_outputs() -> None:
-    index = (HTML / "index.html").read_text(encoding="utf-8")
-    assert f"tcdoc {tcdoc.__version__}" in index
-    assert f"torch {torch.__version__}" in index
+def test_footer_names_the_tcdoc_that_produced_the_outputs() -> None:
+    assert f"tcdoc {tcdoc.__version__}" in (HTML / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.same_torch
+def test_footer_names_the_torch_that_produced_the_outputs() -> None:
+    assert f"torch {torch.__version__}" in (HTML / "index.html").read_text(encoding="utf-8")
 
 
 def test_publishing_files_are_there() -> None:

@@ -61,6 +61,9 @@ class _GradModeRows(HTMLParser):
             self._cell.append(data)
 
 
+pytestmark = pytest.mark.same_torch  # the pages against the matrix measured now
+
+
 @pytest.fixture(scope="module")
 def matrix() -> tcdoc.Matrix:
     return tcdoc.matrix()

@@ -77,6 +77,7 @@ def is_shown_as(shown: str, message: str) -> bool:
     )
 
 
+@pytest.mark.same_torch
 def test_every_message_on_every_page_is_one_of_the_json_as_torch_printed_it(
     printed: dict[str, set[str]],
 ) -> None:
@@ -97,6 +98,7 @@ def test_every_message_on_every_page_is_one_of_the_json_as_torch_printed_it(
     assert not wrong, "messages not as torch printed them:\n" + "\n".join(wrong)
 
 
+@pytest.mark.same_torch
 def test_every_error_of_the_matrix_is_listed_on_a_family_page(printed: dict[str, set[str]]) -> None:
     english = [page for page in FAMILY_PAGES if not page.is_relative_to(HTML / "zh_CN")]
     shown = {
