@@ -80,6 +80,10 @@ def _memo_plain_tensors(matrix: Matrix) -> None:
     expect(not shares_memory(*copy.deepcopy(pair)), "the deep-copied Parameters share memory")
     complex_base = base.to(torch.complex64)
     expect(not shares_memory(*copy.deepcopy([complex_base, complex_base.conj()])), "the conj view is shared")
+    negative = complex_base.conj().imag
+    ok = negative.is_neg() and negative._is_view() and shares_memory(negative, complex_base)
+    expect(ok and negative.layout == torch.strided, "x.conj().imag is no negative view of x")
+    expect(not shares_memory(*copy.deepcopy([complex_base, negative])), "the negative view is shared")
     one, detached = copy.deepcopy([base, base.detach()])
     expect(shares_memory(one, detached), "x and x.detach() came apart in one call")
     sparse = torch.eye(2).to_sparse()
@@ -104,9 +108,26 @@ def _copy_keeps_parameter_attributes(matrix: Matrix) -> None:
     expect(ok, f"copy.copy of the parameter measured {report}")
 
 
+def _integer_results_are_leaves(matrix: Matrix) -> None:
+    x = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
+    expect(torch.is_grad_enabled(), "grad mode is off")
+    results = {"x.argmax()": x.argmax(), "x > 1": x > 1, "(x * 2).long()": (x * 2).long()}
+    for name, result in results.items():
+        ok = result.is_leaf and result.grad_fn is None and not result.requires_grad
+        expect(ok, f"{name} of an x that requires grad: leaf {result.is_leaf}, grad_fn {result.grad_fn}")
+        copied = copy.deepcopy(result)
+        expect(torch.equal(copied, result) and not shares_memory(copied, result), f"deepcopy of {name}")
+
+
 def _refuses_non_leaf_copies_no_grad_product(matrix: Matrix) -> None:
     deepcopy_refuses_non_leaf(matrix)
     no_grad_product_is_a_copyable_leaf(matrix)
+    # "one with a grad_fn": from an x that requires grad, recorded, an integer result is still a leaf.
+    x = torch.ones(3, requires_grad=True)
+    recorded = x * 2
+    expect(recorded.grad_fn is not None, "x * 2 has no grad_fn")
+    raises_saying(lambda: copy.deepcopy(recorded), "leaves")
+    _integer_results_are_leaves(matrix)
 
 
 CLAIMS = [
@@ -115,12 +136,18 @@ CLAIMS = [
     Claim(
         "refuses-non-leaf",
         _refuses_non_leaf_copies_no_grad_product,
-        pin="b5ea7fb324",
+        pin="d5403ef84a",
         scope="registry, for the tensors that are not leaves; stated: the product under no_grad",
+    ),
+    Claim(
+        "integer-results-are-leaves",
+        _integer_results_are_leaves,
+        pin="ec6d5b0e17",
+        scope="stated: integer and boolean results (argmax, a comparison, long())",
     ),
     Claim("module-fix", module_with_non_leaf, pin="42a0db5c87", scope="stated: the module of the example"),
     Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
-    Claim("memo", _memo_plain_tensors, pin="11d46dce25"),
+    Claim("memo", _memo_plain_tensors, pin="535801d28a"),
     Claim("pair-kept", aliasing_within_one_call, pin="539736e872"),
     Claim("two-calls", _two_calls_one_memo, pin="0baa4511e0"),
     Claim(

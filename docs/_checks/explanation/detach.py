@@ -26,7 +26,7 @@ from _checks._helpers import (
 from tcdoc import Matrix
 from tcdoc.claims import EVERYDAY, Claim, ClaimFalse, Every, expect
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "detach_in_place_spares_inference_views"]
 
 
 def _detach_same_memory_no_autograd(matrix: Matrix) -> None:
@@ -45,6 +45,20 @@ def _metadata_of_its_own(matrix: Matrix) -> None:
     d = x.detach()
     d.unsqueeze_(0)
     expect((x.shape, d.shape) == (torch.Size([2, 3]), torch.Size([1, 2, 3])), f"shapes {x.shape}, {d.shape}")
+    _growing_resize_moves_x(matrix)  # "the shape of x": a growing resize_ still moves the memory x reads
+
+
+def _growing_resize_moves_x(matrix: Matrix) -> None:
+    x = torch.ones(2, 3, requires_grad=True)
+    before = (x.data_ptr(), x.untyped_storage().nbytes())
+    d = x.detach()
+    d.resize_(100)
+    after = (x.data_ptr(), x.untyped_storage().nbytes())
+    expect(
+        d.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(), "d and x no longer share a storage"
+    )
+    expect(after[0] != before[0] and after[1] == 400, f"x's memory went from {before} to {after}")
+    expect(x.shape == torch.Size([2, 3]) and torch.equal(x, torch.ones(2, 3)), f"x became {x}")
 
 
 def _old_note_disproved(matrix: Matrix) -> None:
@@ -62,6 +76,7 @@ def _old_note_disproved(matrix: Matrix) -> None:
         except RuntimeError as error:
             raise ClaimFalse(f"{name} on a detached tensor raised: {error}") from None
         expect(x.shape == torch.Size([2, 3]), f"{name} on the detached tensor changed x's shape")
+        expect(torch.equal(x, torch.ones(2, 3)), f"{name} on the detached tensor changed x's values")
 
 
 def _detached_leaf_stops_gradients(matrix: Matrix) -> None:
@@ -87,6 +102,25 @@ def _detach_in_place(matrix: Matrix) -> None:
     with torch.inference_mode():  # "called outside": inside, detach_ takes even a view made outside
         made_outside.detach_()
     expect(made_outside._base is not None, "the view made outside inference mode stopped being a view")
+    detach_in_place_spares_inference_views(matrix)
+
+
+def detach_in_place_spares_inference_views(matrix: Matrix) -> None:
+    """Outside inference mode, detach_() takes a view that is an inference tensor, and only such a view."""
+    plain = torch.zeros(4)
+    with torch.inference_mode():
+        inference = torch.zeros(4)
+        views = {"s[1:3] inside": inference[1:3], "reshape inside": torch.arange(6.0).reshape(2, 3)}
+        of_plain = plain[1:3]  # a view of an ordinary tensor, made inside: no inference tensor
+    views["s[1:3] outside"] = inference[1:3]
+    for name, view in views.items():
+        expect(view.is_inference(), f"the view {name} is not an inference tensor")
+        expect(view.detach_() is view, f"detach_() outside inference mode did not return the view {name}")
+    expect(inference[1:3].untyped_storage().data_ptr() == inference.untyped_storage().data_ptr(), "no view")
+    expect(
+        not of_plain.is_inference() and of_plain._base is plain, "the view of a plain tensor is not tracked"
+    )
+    raises_saying(of_plain.detach_, "Can't detach views in-place")
 
 
 def _saved_x_would_fail(matrix: Matrix) -> None:
@@ -135,9 +169,15 @@ CLAIMS = [
     Claim("one-change-counts-twice", write_through_detached, pin="e1a066f942"),
     Claim("saved-x-would-fail", _saved_x_would_fail, pin="5aa424aa49"),
     Claim("data-goes-unnoticed", data_change_goes_unnoticed, pin="41c3f46d5a"),
-    Claim("own-metadata", _metadata_of_its_own, pin="fd3e7fde5c"),
+    Claim("own-metadata", _metadata_of_its_own, pin="8b4d64d361"),
     Claim("bytes-not-description", _metadata_of_its_own, pin="3c051e1af3", scope="stated: d and x above"),
-    Claim("old-note-no-longer-holds", _old_note_disproved, pin="780d476558"),
+    Claim("old-note-no-longer-holds", _old_note_disproved, pin="8ae9da5d60"),
+    Claim(
+        "growing-resize-moves-x",
+        _growing_resize_moves_x,
+        pin="4778430d3d",
+        scope="stated: d.resize_(100) of a 2x3 x",
+    ),
     Claim("drops-tangent", _drops_tangent, pin="22249551ed"),
     Claim("tangent-3", forward_tangents, pin="85912306b5"),
     Claim("requires-grad-makes-a-leaf", _detached_leaf_stops_gradients, pin="85cad491fe"),
@@ -145,7 +185,7 @@ CLAIMS = [
     Claim(
         "in-place-variant",
         _detach_in_place,
-        pin="6beb3915c8",
-        scope="stated: called outside inference mode (enable_grad and no_grad), on views",
+        pin="a5093ad2ed",
+        scope="stated: called outside inference mode (enable_grad and no_grad), on views, inference ones too",
     ),
 ]

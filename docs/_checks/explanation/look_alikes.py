@@ -43,6 +43,7 @@ from _checks._helpers import (
     view_or_fail_reshape_either,
     where_measured,
 )
+from _checks.explanation.detach import detach_in_place_spares_inference_views
 from tcdoc import Comparison, Matrix, scenarios, shares_memory
 from tcdoc.claims import Claim, Only, expect, measured
 
@@ -352,6 +353,28 @@ def _parameter_refuses(matrix: Matrix) -> None:
         inside = torch.nn.Parameter(inference)  # inside inference mode the wrap goes through
     expect(inside.requires_grad, "a Parameter made inside inference mode does not require grad")
     raises_saying(lambda: torch.nn.Parameter(inference), "inference tensor outside InferenceMode")
+    raises_saying(lambda: torch.nn.Parameter(torch.arange(3), requires_grad=True), "floating point")
+    # "with its default requires_grad=True": with requires_grad=False, both are accepted.
+    integer = torch.nn.Parameter(torch.arange(3), requires_grad=False)
+    kept = torch.nn.Parameter(inference, requires_grad=False)
+    ok = integer.dtype == torch.int64 and kept.is_inference() and not torch.is_inference_mode_enabled()
+    expect(ok, "nn.Parameter(x, requires_grad=False) changed an integer or an inference x")
+
+
+def _detach_in_place_refuses_views(matrix: Matrix) -> None:
+    detach_in_place_refuses_views(matrix)
+    detach_in_place_spares_inference_views(matrix)  # "a view that is not an inference tensor"
+
+
+def _view_or_fail_reshape_either(matrix: Matrix) -> None:
+    view_or_fail_reshape_either(matrix)
+    # "not a nested one": a nested tensor reports the strided layout too.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the strided nested layout is a prototype
+        nested = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
+    expect(
+        nested.layout == torch.strided and nested.is_nested, f"a nested tensor's layout is {nested.layout}"
+    )
 
 
 CLAIMS = [
@@ -386,9 +409,9 @@ CLAIMS = [
     Claim("to-copy-always-copies", _to_copy_always_copies, pin="6703207993", scope="registry"),
     Claim(
         "view-and-reshape",
-        view_or_fail_reshape_either,
-        pin="3c10e603c5",
-        scope="stated: every strided scenario",
+        _view_or_fail_reshape_either,
+        pin="a24acfa190",
+        scope="stated: every strided scenario (none nested)",
     ),
     Claim("channels-last-view-raises", _channels_last_view_raises, pin="83702898cb"),
     Claim("numpy-shares", numpy_round_trip_shares, pin="f42f1d44a7", needs=("numpy",)),
@@ -400,8 +423,8 @@ CLAIMS = [
     Claim(
         "parameter-refuses",
         _parameter_refuses,
-        pin="9d321409ca",
-        scope="stated: an integer tensor; an inference tensor inside and outside inference mode",
+        pin="963978f453",
+        scope="stated: an integer tensor; an inference tensor in and out of the mode; requires_grad both",
     ),
     Claim("zero-dim-index-view", _zero_dim_index_view, pin="1fc7015b45", scope="stated: a 1-D float tensor"),
     Claim("float-returns-x", float_returns_float32_x, pin="e07a2fdcab", scope="registry"),
@@ -436,9 +459,9 @@ CLAIMS = [
     Claim("detach-in-place-is-x", _detach_in_place_is_x, pin="ca5dd884c7", scope="registry"),
     Claim(
         "detach-in-place-refuses-views",
-        detach_in_place_refuses_views,
-        pin="a04ac5491a",
-        scope="stated: a view",
+        _detach_in_place_refuses_views,
+        pin="fd43ec194e",
+        scope="stated: a view, made inside and outside inference mode",
     ),
     Claim("detach-works-on-views", _detach_works_on_views, pin="e5408d274a"),
     Claim("module-to-in-place", _module_to_in_place_by_default, pin="808712057f"),
