@@ -2,8 +2,8 @@
 ===========================================================================
 
 Running a frozen network under :class:`torch.inference_mode` computes features without
-autograd recording anything. The tensors it returns are *inference tensors*, and they carry
-that mark with them. Train a small model on top of such
+autograd recording anything. The tensors its operations compute are *inference tensors*, and
+they carry that mark with them. Train a small model on top of such
 features and the first step stops with an error. This example runs into the error, tries
 the copy people reach for first, and ends with the copy that works.
 """
@@ -24,23 +24,33 @@ print(f"{features.is_inference() = }")
 print(f"{features.requires_grad = }")
 
 # %%
-# Centring the features in place is a natural next step. Outside inference mode, torch
-# refuses in-place operations on a tensor made under inference mode and on its views
-# (``add_``, ``mul_``, ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here),
-# and its error suggests exactly the fix: a clone.
+# Centring the features in place is a natural next step. Outside inference mode, an in-place
+# operation on an inference tensor made under inference mode, or on a view of it (``add_``,
+# ``mul_``, ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), raises an
+# error, but only after it has written. The error suggests the fix: a clone. The two lines
+# after the error show that ``features`` changed and is centred all the same; the steps
+# below use these centred features.
+before = features.clone()
 try:
     features -= features.mean(0)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+print(f"{torch.equal(features, before) = }")
+print(f"{features.mean(0).abs().max().item() < 1e-6 = }")
 
 # %%
-# The refusal guards the tensor, not its memory: the aliases ``x.detach()`` and ``x.data``,
-# made outside inference mode though also marked ``is_inference()``, still change it with every
-# one of those operations but indexed assignment. Views of those aliases are refused again.
+# Through the aliases ``x.detach()`` and ``x.data``, made outside inference mode though also
+# marked ``is_inference()``, every one of those operations but indexed assignment changes ``x``
+# without an error. Indexed assignment through them, and any of those operations through a
+# view of them, changes ``x`` and then raises.
 with torch.inference_mode():
     scratch = torch.zeros(3)
 scratch.detach().add_(1)
 scratch.data.mul_(5)
+try:
+    scratch.detach()[0] = 7.0
+except RuntimeError as error:
+    print(f"RuntimeError: {str(error).split('.')[0]}")
 print(f"{scratch = }")
 
 # %%

@@ -145,7 +145,9 @@ class Comparison:
         is an inference tensor, of which torch records no views.
     shares_version_counter
         An in-place change of one is counted by the other's autograd checks; ``None`` where
-        either is an inference tensor, which has no version counter.
+        either has no version counter: an inference tensor made under inference mode, or a
+        view of one, has none (``x.detach()`` and ``x.data`` of one, made outside inference
+        mode, have one of their own, which autograd never checks: it saves no inference tensor).
     requires_grad
         ``result.requires_grad``.
     is_leaf
@@ -585,7 +587,7 @@ def _is_view(source: torch.Tensor, result: torch.Tensor) -> bool | None:
 
 
 def _has_version_counter(tensor: torch.Tensor) -> bool:
-    """Tell whether ``tensor`` has a version counter: inference tensors refuse to show one."""
+    """Tell whether ``tensor`` has a version counter: most inference tensors have none to show."""
     try:
         tensor._version  # noqa: B018 - reading it is the test
     except RuntimeError:
@@ -596,7 +598,7 @@ def _has_version_counter(tensor: torch.Tensor) -> bool:
 def _shares_version_counter(source: torch.Tensor, result: torch.Tensor) -> bool | None:
     """Bump ``source``'s version counter, see whether ``result``'s moved, then restore both.
 
-    ``None`` where either has no version counter (an inference tensor).
+    ``None`` where either has no version counter (an inference tensor without one).
     """
     if not (_has_version_counter(source) and _has_version_counter(result)):
         return None

@@ -133,7 +133,7 @@ _NO_REMAKE = "compare() was given no remake, so the write was not tried"
 
 NOT_APPLICABLE = {
     "is_view": "x or y is an inference tensor, of which torch records no views",
-    "shares_version_counter": "x or y is an inference tensor, which has no version counter",
+    "shares_version_counter": "x or y is an inference tensor without a version counter",
     "gradient_flows_to_source": "x does not require grad, so no gradient can reach it",
     "copies_grad": "x has no .grad",
     "copies_attributes": "x has no Python attributes",

@@ -367,6 +367,23 @@ def test_inference_tensors_have_no_version_counter_to_share() -> None:
     assert tcdoc.compare(torch.ones(3), torch.ones(3)).keeps_inference is None
 
 
+def test_the_reason_for_no_version_counter_names_the_tensor_that_has_none() -> None:
+    # x.detach() and x.data of an inference tensor, made outside inference mode, are inference
+    # tensors with counters of their own; x has none, so the question still does not apply.
+    with torch.inference_mode():
+        x = torch.ones(3)
+    for y in (x.detach(), x.data):
+        assert y.is_inference()
+        y.add_(1)
+        assert y._version == 1
+        report = tcdoc.compare(x, y)
+        assert report.shares_version_counter is None
+        assert "n/a: x or y is an inference tensor without a version counter" in repr(report)
+    with pytest.raises(RuntimeError, match="do not track version counter"):
+        x._version  # noqa: B018 - reading it is the test
+    assert tcdoc.compare(x.detach(), x.data).shares_version_counter is False  # each has its own
+
+
 def test_conjugate_bit_hooks_and_overlap() -> None:
     z = torch.tensor([1 + 1j, 2 - 1j]).conj()
     assert tcdoc.compare(z, z.detach()).keeps_conj is True

@@ -18,6 +18,7 @@ from tcdoc.claims import ClaimFalse, expect, measured
 __all__ = [
     "EXPAND_REFUSED",
     "EXPAND_WRITES",
+    "INFERENCE_IN_PLACE_ERROR",
     "IN_PLACE_WRITES",
     "SAVED_TENSOR_HOOKS",
     "ScaledTensor",
@@ -92,6 +93,7 @@ __all__ = [
     "view_or_fail_reshape_either",
     "where_measured",
     "write_through_detached",
+    "written_then_raised",
     "zero_dim_values",
 ]
 
@@ -478,15 +480,40 @@ SAVED_TENSOR_HOOKS: dict[str, Callable[[], contextlib.AbstractContextManager[obj
 """Saved-tensor hooks, under which autograd does not check the version of what it saved."""
 
 
-def inference_tensor_has_no_counter() -> None:
-    """Check that reading an inference tensor's version counter raises: it has none."""
-    with torch.inference_mode():
-        inference = torch.ones(3)
+def _has_counter(tensor: torch.Tensor) -> bool:
     try:
-        version = inference._version
+        tensor._version  # noqa: B018 - reading it is the test
     except RuntimeError:
-        return
-    raise ClaimFalse(f"an inference tensor has a version counter, at {version}")
+        return False
+    return True
+
+
+def inference_tensor_has_no_counter() -> None:
+    """Check who has a version counter: an ordinary tensor has one, one made under inference mode has none.
+
+    ``x.detach()`` and ``x.data`` of an inference tensor, made outside inference mode, are
+    inference tensors too, yet each has a counter of its own, which an in-place write moves.
+    """
+    ordinary = torch.ones(3)
+    with torch.inference_mode():
+        made = {"a factory's result": torch.ones(3), "y * 2 of an ordinary y": ordinary * 2}
+        base = torch.ones(3)
+        made |= {"detach()": base.detach(), "a view": base[0:2], ".data": base.data, "clone()": base.clone()}
+    for name, tensor in made.items():
+        expect(tensor.is_inference(), f"{name} under inference mode is not an inference tensor")
+        expect(not _has_counter(tensor), f"{name} under inference mode has a version counter")
+    with torch.inference_mode():
+        x = torch.ones(3)
+    aliases = {"x.detach()": x.detach(), "x.data": x.data}
+    for name, alias in aliases.items():
+        expect(alias.is_inference() and _has_counter(alias), f"{name} of an inference tensor has no counter")
+    aliases["x.detach()"].add_(1)
+    expect(aliases["x.detach()"]._version == 1, "add_ did not move the counter of x.detach()")
+    expect(aliases["x.data"]._version == 0, "x.detach() and x.data of an inference tensor share a counter")
+    for scenario in scenario_names():
+        source = built_source(scenario)
+        if not source.is_inference():
+            expect(_has_counter(source), f"the ordinary tensor of {scenario} has no version counter")
 
 
 def hooks_skip_version_check(matrix: Matrix) -> None:
@@ -733,16 +760,40 @@ def inference_mark(matrix: Matrix) -> None:
             expect(report is not None and report.keeps_inference is kept, f"{op} under {grad_mode}: {report}")
 
 
+INFERENCE_IN_PLACE_ERROR = "Inplace update to inference tensor outside InferenceMode"
+"""What torch says when an in-place write into an inference tensor, outside inference mode, raises."""
+
+
+def written_then_raised(
+    name: str, write: Callable[[torch.Tensor], object], target: torch.Tensor, source: torch.Tensor
+) -> str:
+    """Write into ``target`` (``source``, or a tensor that reads its memory); check it wrote, then raised.
+
+    Return the error's message. The claim fails if the write raised nothing, or raised before
+    changing ``source``: a reader who catches the error would think the tensor was left alone.
+    """
+    before = source.clone()
+    error = raises_saying(functools.partial(write, target), INFERENCE_IN_PLACE_ERROR)
+    expect(not torch.equal(source, before), f"{name} raised and left the tensor as it was")
+    return str(error)
+
+
 def inference_in_place_error(matrix: Matrix) -> None:
-    with torch.inference_mode():
-        x = torch.ones(3)
+    """Check that, outside inference mode, a write into an inference tensor or its view lands, then raises."""
     for mode in (torch.enable_grad, torch.no_grad):  # outside inference mode, with or without grad
         for name, write in IN_PLACE_WRITES.items():
-            with mode():
-                error = raises_saying(
-                    functools.partial(write, x), "Inplace update to inference tensor outside InferenceMode"
-                )
-            expect("make a clone" in str(error), f"the error of {name} does not suggest a clone: {error}")
+            for reach in ("itself", "a view"):
+                with torch.inference_mode():
+                    x = torch.full((3,), 3.0)
+                target = x if reach == "itself" else x[0:2]
+                with mode():
+                    message = written_then_raised(name, write, target, x)
+                expect("make a clone" in message, f"the error of {name} does not suggest a clone: {message}")
+    with torch.inference_mode():
+        x = torch.ones(3)
+    with contextlib.suppress(RuntimeError):
+        x.add_(1)
+    expect(torch.equal(x, torch.full((3,), 2.0)), f"after the add_ that raised, x holds {x}")
     y = x.clone()
     y.add_(1)
     expect(not y.is_inference(), "the clone is an inference tensor")

@@ -10,9 +10,16 @@ from collections.abc import Callable
 
 import torch
 
-from _checks._helpers import IN_PLACE_WRITES, backward, inference_in_place_error, raises_saying
+from _checks._helpers import (
+    IN_PLACE_WRITES,
+    backward,
+    does_not_raise,
+    inference_in_place_error,
+    raises_saying,
+    written_then_raised,
+)
 from tcdoc import Matrix, shares_memory
-from tcdoc.claims import Claim, expect, measured
+from tcdoc.claims import Claim, ClaimFalse, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -31,25 +38,47 @@ ALIAS_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
 } | {"-=": lambda t: t.__isub__(1)}
 
 
-def _refused_on_tensor_and_views(matrix: Matrix) -> None:
-    """Check the refusal on the tensor (the shared helper) and on a view, with and without grad."""
+def _made_under_inference_mode() -> dict[str, torch.Tensor]:
+    """Return fresh inference tensors, made under inference mode in the ways the example meets them."""
+    ordinary = torch.full((3,), 3.0)
+    with torch.inference_mode():
+        base = torch.full((3,), 3.0)
+        return {
+            "a factory's result": torch.full((3,), 3.0),
+            "a computed result": ordinary * 1,
+            "a layer's output": torch.nn.Linear(4, 3)(torch.ones(8, 4)),
+            "detach() inside inference mode": torch.full((3,), 3.0).detach(),
+            "a view made inside inference mode": base[:],
+        }
+
+
+def _written_then_refused_on_tensor_and_views(matrix: Matrix) -> None:
+    """Check that a write into an inference tensor, or a view of it, changes it and then raises."""
     inference_in_place_error(matrix)
+    writes = {**IN_PLACE_WRITES, "-=": lambda t: t.__isub__(1)}
     for mode in (torch.enable_grad, torch.no_grad):
-        for write in {**IN_PLACE_WRITES, "-=": lambda t: t.__isub__(1)}.values():
-            with torch.inference_mode():
-                x = torch.ones(3)
-            with mode():
-                raises_saying(
-                    functools.partial(write, x[:2]),
-                    "Inplace update to inference tensor outside InferenceMode",
-                )
-                raises_saying(
-                    functools.partial(write, x), "Inplace update to inference tensor outside InferenceMode"
-                )
+        for name, write in writes.items():
+            for kind in _made_under_inference_mode():
+                for reach in ("itself", "a view"):
+                    x = _made_under_inference_mode()[kind]
+                    expect(x.is_inference(), f"{kind} is not an inference tensor")
+                    with mode():
+                        written_then_raised(
+                            f"{name} on {kind}, {reach}", write, x if reach == "itself" else x[:2], x
+                        )
+    # the example's own step: after the -= that raised, the features are centred
+    _, _, features = _extractor_features()
+    try:
+        features -= features.mean(0)
+    except RuntimeError:
+        pass
+    else:
+        raise ClaimFalse("centring the features in place did not raise")
+    expect(bool(features.mean(0).abs().max() < 1e-6), "the -= that raised did not centre the features")
 
 
 def _aliases_write_through(matrix: Matrix) -> None:
-    """Check that detach() and .data are inference tensors whose in-place writes change x, but [i] = v."""
+    """Check that through detach() and .data each write but [i] = v changes x silently; others raise after."""
     for mode in (torch.enable_grad, torch.no_grad):
         for alias in ("detach", "data"):
             for name, write in ALIAS_WRITES.items():
@@ -58,27 +87,41 @@ def _aliases_write_through(matrix: Matrix) -> None:
                 seen = x.detach() if alias == "detach" else x.data
                 expect(seen.is_inference(), f"x.{alias} is not an inference tensor")
                 with mode():
-                    write(seen)
+                    does_not_raise(functools.partial(write, seen))
                 expect(
                     not torch.equal(x, torch.full((3,), 3.0)), f"{name} through x.{alias} left x unchanged"
                 )
-            with torch.inference_mode():
-                x = torch.ones(3)
-            seen = x.detach() if alias == "detach" else x.data
-            with mode():
-                raises_saying(
-                    functools.partial(seen.__setitem__, 0, 5.0), "Inplace update to inference tensor"
-                )
-                for write in ALIAS_WRITES.values():
-                    raises_saying(
-                        functools.partial(write, seen[0:2]), "Inplace update to inference tensor"
-                    )  # a view of the alias: refused again
+            # indexed assignment through the alias, and every write through a view of it: written, then raised
+            cases = [("indexed assignment", IN_PLACE_WRITES["indexed assignment"], False)]
+            cases += [(name, write, True) for name, write in ALIAS_WRITES.items()]
+            cases += [("indexed assignment", IN_PLACE_WRITES["indexed assignment"], True)]
+            for name, write, through_view in cases:
+                with torch.inference_mode():
+                    x = torch.full((3,), 3.0)
+                seen = x.detach() if alias == "detach" else x.data
+                with mode():
+                    where = f"a view of x.{alias}" if through_view else f"x.{alias}"
+                    written_then_raised(
+                        f"{name} through {where}", write, seen[0:2] if through_view else seen, x
+                    )
 
 
 def _inference_records_nothing(matrix: Matrix) -> None:
-    _, _, features = _extractor_features()
+    extractor, inputs, features = _extractor_features()
     expect(features.grad_fn is None and not features.requires_grad, "autograd recorded the extractor")
     expect(features.is_inference(), "the output is no inference tensor")
+    with torch.inference_mode():
+        computed = {
+            "relu": torch.relu(inputs),
+            "matmul": inputs @ inputs.T,
+            "sum": inputs.sum(),
+            "a network": torch.nn.Sequential(extractor, torch.nn.ReLU())(inputs),
+        }
+        # the words say "its operations compute": a layer that returns its input computes nothing
+        passed = torch.nn.Identity()(inputs)
+    for name, tensor in computed.items():
+        expect(tensor.is_inference(), f"{name} under inference mode is no inference tensor")
+    expect(passed is inputs and not passed.is_inference(), "Identity() computed a new tensor")
     expect(measured(matrix, "detach", "inference").keeps_inference, "detach() dropped the mark")
 
 
@@ -126,8 +169,8 @@ CLAIMS = [
         _inference_records_nothing,
         quote="Running a frozen network under {py:class}`torch.inference_mode` computes features without "
         "autograd "
-        "recording anything. The tensors it returns are *inference tensors*, and they carry that mark with "
-        "them",
+        "recording anything. The tensors its operations compute are *inference tensors*, and they carry "
+        "that mark with them",
     ),
     Claim(
         "first-step-stops",
@@ -136,18 +179,19 @@ CLAIMS = [
     ),
     Claim(
         "in-place",
-        _refused_on_tensor_and_views,
-        quote="Outside inference mode, torch refuses in-place operations on a tensor made under inference "
-        "mode and on its views (`add_`, `mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` "
-        "here), and its error suggests exactly the fix: a clone",
+        _written_then_refused_on_tensor_and_views,
+        quote="Outside inference mode, an in-place operation on an inference tensor made under inference "
+        "mode, or on a view of it (`add_`, `mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` "
+        "here), raises an error, but only after it has written. The error suggests the fix: a clone",
         scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
     ),
     Claim(
         "aliases-write",
         _aliases_write_through,
-        quote="The refusal guards the tensor, not its memory: the aliases `x.detach()` and `x.data`, made "
-        "outside inference mode though also marked `is_inference()`, still change it with every one of "
-        "those operations but indexed assignment. Views of those aliases are refused again",
+        quote="Through the aliases `x.detach()` and `x.data`, made outside inference mode though also "
+        "marked `is_inference()`, every one of those operations but indexed assignment changes `x` without "
+        "an error. Indexed assignment through them, and any of those operations through a view of them, "
+        "changes `x` and then raises",
         scope="stated: the in-place operations listed above, with and without grad",
     ),
     Claim(

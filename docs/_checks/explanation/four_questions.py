@@ -18,6 +18,7 @@ from _checks._helpers import (
     each_measured,
     hooks_skip_version_check,
     inference_tensor_has_no_counter,
+    raises_saying,
     right_sigmoid_gradient,
     silently_wrong,
     state_dict_shares_both,
@@ -55,6 +56,12 @@ def _real_imag_write(matrix: Matrix) -> None:
         d = x.detach()
         setattr(d, part, torch.ones(2))
         expect(bool(getattr(x, part).detach().eq(1).all()), f"d.{part} = ... did not write into x")
+    # the page's x is real: there d.real = ... writes into x, and d.imag = ... raises
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    d = x.detach()
+    d.real = torch.zeros(2, 3)
+    expect(bool(x.detach().eq(0).all()), "d.real = ... did not write into a real x")
+    raises_saying(lambda: setattr(d, "imag", torch.zeros(2, 3)), "imag is not implemented")
 
 
 def _version_counter(matrix: Matrix) -> None:
@@ -146,11 +153,22 @@ def _address_limits(matrix: Matrix) -> None:
     expect(same and not shares_memory(even, odd), "the interleaved slices did not behave")
 
 
+def _address_not_storage(matrix: Matrix) -> None:
+    array = numpy.arange(4.0)
+    first, second = torch.from_numpy(array), torch.from_numpy(array)
+    one, two = first.untyped_storage(), second.untyped_storage()
+    expect(one.data_ptr() == two.data_ptr(), "the two storages of one array are at two addresses")
+    expect(one._cdata != two._cdata, "torch.from_numpy twice gave one storage")
+    a, b = copy.deepcopy([first, second])
+    same = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    expect(not same and not shares_memory(a, b), "deepcopy kept the two storages together")
+
+
 CLAIMS = [
     Claim(
         "version-counter",
         _version_counter,
-        pin="3f7eab707b",
+        pin="c3eea995fd",
         scope="stated: the in-place writes named (IN_PLACE_WRITES); detach, views and x.data",
     ),
     Claim(
@@ -159,7 +177,12 @@ CLAIMS = [
         pin="b41a0ca060",
         scope="stated: the two results d and c, the attributes named",
     ),
-    Claim("real-imag-write", _real_imag_write, pin="9552537ea5", scope="stated: a detached complex tensor"),
+    Claim(
+        "real-imag-write",
+        _real_imag_write,
+        pin="97357fe4f1",
+        scope="stated: a detached tensor; d.imag where x is complex",
+    ),
     Claim("counter-moves-with-detach", _counter_moves_with_detach, pin="a4b6352bde"),
     Claim(
         "sigmoid-saves-output",
@@ -184,6 +207,12 @@ CLAIMS = [
         _address_limits,
         pin="267147f66a",
         scope="stated: overlapping NumPy arrays, interleaved slices",
+    ),
+    Claim(
+        "address-not-storage",
+        _address_not_storage,
+        pin="f380dd782c",
+        scope="stated: two torch.from_numpy calls on one array",
     ),
     Only(
         "only-detach-of-these",

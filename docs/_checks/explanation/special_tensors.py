@@ -5,7 +5,10 @@ Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned 
 
 from __future__ import annotations
 
+import copy
 import io
+import pickle
+from typing import Any
 
 import torch
 
@@ -16,6 +19,7 @@ from _checks._helpers import (
     inference_in_place_error,
     inference_mark,
     inference_not_saved,
+    inference_tensor_has_no_counter,
     raises_saying,
     zero_dim_values,
 )
@@ -28,19 +32,26 @@ __all__ = ["CLAIMS"]
 
 
 def _inference_has_no_counter(matrix: Matrix) -> None:
+    inference_tensor_has_no_counter()  # x has none; its detach() and .data, made outside, have their own
     with torch.inference_mode():
         x = torch.ones(2)
     raises_saying(lambda: x._version, "Inference tensors do not track version counter")
-    for op in ("detach", "clone"):
+    for op in ("detach", "data", "clone"):
         expect(measured(matrix, op, "inference").shares_version_counter is None, f"{op}: not n/a")
+    expect(x.detach()._version == 0 and x.data._version == 0, "x.detach() or x.data has no counter")
 
 
 def _conj_lazy(matrix: Matrix) -> None:
     values = torch.tensor([1 + 2j, 3 - 1j])
     lazy = values.conj()
     expect(lazy.is_conj() and shares_memory(values, lazy), "conj() is not a view with the bit set")
+    # "(or cleared, where x had it)": conj() of a conjugate view is a view without the bit
+    again = lazy.conj()
+    expect(not again.is_conj() and again._is_view() and shares_memory(values, again), "conj() twice")
     for op in ("detach", "view", "slice"):
         expect(measured(matrix, op, "conj").keeps_conj, f"{op} dropped the conjugate bit")
+    # the words name x.view(-1) and slicing, not every view: x.real and x.imag are views without it
+    expect(not lazy.real.is_conj() and not lazy.imag.is_conj(), "x.real or x.imag kept the bit")
     for op in ("clone", "deepcopy"):
         report = measured(matrix, op, "conj")
         expect(report.keeps_conj is False and not report.shares_storage, f"{op} on conj: {report}")
@@ -81,15 +92,52 @@ def _subclass_kept_or_lost(matrix: Matrix) -> None:
         expect(name == "Tensor", f"{op} returned a {name}")
 
 
-def _subclass_deepcopy_and_load(matrix: Matrix) -> None:
+class _MakesItsOwnEmpty(TaggedTensor):
+    """A subclass that overrides ``new_empty()`` to return its own class."""
+
+    def new_empty(self, *args: Any, **kwargs: Any) -> torch.Tensor:
+        return super().new_empty(*args, **kwargs).as_subclass(type(self))
+
+
+class _CopiesItself(TaggedTensor):
+    """A subclass that overrides ``__deepcopy__``."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> torch.Tensor:
+        return self.clone()
+
+
+def _subclass_deepcopy(matrix: Matrix) -> None:
     deep = matrix.get("deepcopy", "subclass")
-    expect(deep.error is not None and "subclass" in deep.error.message, f"deepcopy: {deep.outcome}")
+    expect(deep.error is not None and "new_empty()" in deep.error.message, f"deepcopy: {deep.outcome}")
+    x = torch.ones(2).as_subclass(TaggedTensor)
+    expect(type(x.new_empty([])) is TaggedTensor, "x.new_empty([]) did not return the subclass")
+    with torch._C.DisableTorchFunctionSubclass():  # as deepcopy calls it
+        plain = x.new_empty([])
+    expect(type(plain) is torch.Tensor, f"with subclass handling off, new_empty() returned {type(plain)}")
+    raises_saying(lambda: copy.deepcopy(x), "new_empty()")
+    for cls in (_MakesItsOwnEmpty, _CopiesItself):
+        twin = copy.deepcopy(torch.ones(2).as_subclass(cls))
+        expect(type(twin) is cls, f"deepcopy of {cls.__name__} gave a {type(twin).__name__}")
+
+
+def _subclass_load(matrix: Matrix) -> None:
     load_weights_only(matrix)  # "since torch 2.6": every release measured, the build's own among them
     buffer = io.BytesIO()
     torch.save(torch.ones(2).as_subclass(TaggedTensor), buffer)
     buffer.seek(0)
     again = torch.load(buffer, weights_only=False)
     expect(type(again) is TaggedTensor, "weights_only=False did not load the subclass")
+    buffer.seek(0)
+    try:
+        torch.load(buffer)
+    except pickle.UnpicklingError:
+        pass
+    else:
+        return  # a torch before 2.6 loads it by default: nothing to allow (load_weights_only checks when)
+    buffer.seek(0)
+    with torch.serialization.safe_globals([TaggedTensor]):
+        allowed = torch.load(buffer)
+    expect(type(allowed) is TaggedTensor, f"the allowed class loaded as a {type(allowed).__name__}")
 
 
 def _inference_not_saved_unless_nothing_is(matrix: Matrix) -> None:
@@ -111,12 +159,12 @@ def _hooks_not_carried_clone_recorded(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("inference-no-counter", _inference_has_no_counter, pin="9f63ae44b5"),
+    Claim("inference-no-counter", _inference_has_no_counter, pin="6abb0e82ef"),
     Claim("inference-mark", inference_mark, pin="4f31e0b321"),
     Claim(
         "inference-in-place",
         inference_in_place_error,
-        pin="294f11c66b",
+        pin="2de77493fb",
         scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
     ),
     Claim(
@@ -125,7 +173,7 @@ CLAIMS = [
         pin="fc1dc5b967",
         scope="stated: a computation whose other input requires gradients",
     ),
-    Claim("conj-lazy", _conj_lazy, pin="bcfb165922"),
+    Claim("conj-lazy", _conj_lazy, pin="193a9234f8"),
     Claim(
         "expanded-materialised", _expanded_materialised, pin="45a6bf0e77", scope="stated: an expanded tensor"
     ),
@@ -141,9 +189,10 @@ CLAIMS = [
     Claim("zero-dim", zero_dim_values, pin="4f888306d4"),
     Claim("subclass-kept-or-lost", _subclass_kept_or_lost, pin="ff94231e7b"),
     Claim(
-        "subclass-deepcopy-load",
-        _subclass_deepcopy_and_load,
-        pin="735f6373d7",
-        scope="stated: a subclass that does not define how to make an empty one",
+        "subclass-deepcopy",
+        _subclass_deepcopy,
+        pin="ea7938e514",
+        scope="stated: a subclass that does not override new_empty() or __deepcopy__",
     ),
+    Claim("subclass-load", _subclass_load, pin="04d9524902", scope="stated: by default, since torch 2.6"),
 ]
