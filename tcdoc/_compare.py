@@ -204,8 +204,10 @@ class Comparison:
     writes_add, writes_mul, writes_copy, writes_fill, writes_zero, writes_index
         What an in-place write into ``result`` does (``y.add_(1)``, ``y.mul_(2)``,
         ``y.copy_(y.detach() * 2)``, ``y.fill_(7)``, ``y.zero_()``, and ``y[(0,) * y.dim()] = 100``,
-        its first element): ``"refused"`` (torch raised), ``"y only"`` (it succeeded and left
-        ``source`` as it was) or ``"y and x"`` (it also changed ``source``). Measured on fresh
+        its first element): ``"refused"`` (torch raised, having changed nothing), ``"y only"``
+        (it succeeded and left ``source`` as it was) or ``"y and x"`` (it also changed
+        ``source``); ``"y only, raised"`` and ``"y and x, raised"`` where torch raised after the
+        write had changed them (an inference tensor's, outside inference mode). Measured on fresh
         pairs from ``remake``, in ordinary grad mode (see ``tcdoc._writes``); ``None`` where
         :func:`compare` was not given ``remake``.
 

@@ -123,9 +123,11 @@ WRITES = {
 """The in-place writes into ``y`` that :func:`tcdoc.compare` tries, each field with the write it names."""
 
 WRITE_OUTCOMES = {
-    "refused": "torch raised: the write was refused",
+    "refused": "torch raised and nothing changed: the write was refused",
     "y only": "the write succeeded and left x as it was",
     "y and x": "the write succeeded and also changed x",
+    "y only, raised": "the write changed y and left x as it was, and then torch raised",
+    "y and x, raised": "the write changed y and x, and then torch raised",
 }
 """The values of a field of :data:`WRITES`, each with what it means."""
 

@@ -1,17 +1,20 @@
-"""In-place writes into a result: refused, into ``y`` alone, or into ``x`` too.
+"""In-place writes into a result: refused, into ``y`` alone, or into ``x`` too, and whether torch raised.
 
 :func:`tcdoc.compare` asks, for a fixed set of writes (:data:`tcdoc._names.WRITES`), what each
-does when the reader writes into ``y`` in place: torch refuses it (raises), it changes ``y``
-alone, or it also changes ``x``. Writing changes the tensors, and :func:`tcdoc.compare` must
+does when the reader writes into ``y`` in place: torch refuses it (raises, having changed
+nothing), it changes ``y`` alone, or it also changes ``x``; and, where it changed something,
+whether torch raised all the same, after writing (as it does for a write into an inference
+tensor outside inference mode). Writing changes the tensors, and :func:`tcdoc.compare` must
 never change the user's, so every write is tried on a fresh pair that ``remake`` builds, the
 way the measured pair was built: :func:`tcdoc.probe` passes one that builds the scenario again
 and applies the operation again.
 
 Each write runs as ordinary code does, with gradients enabled and outside
 :func:`torch.inference_mode`: a write that torch allows only under :func:`torch.no_grad` (into a
-leaf that requires grad) or only in inference mode (into an inference tensor) reads "refused".
-Whether ``x`` changed is read from its values (every part's, for a sparse ``x``), before and
-after; each write is chosen to change every element it reaches, or all but a zero.
+leaf that requires grad) reads "refused"; one into an inference tensor, which torch makes and
+then reports, reads "y and x, raised" where ``y`` shares the memory of ``x``. Whether ``x`` and
+``y`` changed is read from their values (every part's, for a sparse one), before and after; each
+write is chosen to change every element it reaches, or all but a zero.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ Remake = Callable[[], tuple[torch.Tensor, object]]
 """A function of no arguments that returns a fresh ``(x, y)`` pair, built as the measured one was."""
 
 REFUSED, Y_ONLY, Y_AND_X = "refused", "y only", "y and x"
+# A write that changed y, or y and x, and then raised all the same.
+Y_ONLY_RAISED, Y_AND_X_RAISED = "y only, raised", "y and x, raised"
 
 
 def _add(y: torch.Tensor) -> None:
@@ -87,7 +92,8 @@ def _values(tensor: torch.Tensor) -> tuple[torch.Tensor, ...]:
 def try_write(field: str, x: torch.Tensor, y: torch.Tensor) -> str:
     """Write into ``y`` with the write of ``field``; say whether it was refused, or what it changed.
 
-    ``x`` and ``y`` are changed: pass a fresh pair.
+    ``x`` and ``y`` are changed: pass a fresh pair. A write that raised after it had changed
+    ``y`` reads ``"y only, raised"`` or ``"y and x, raised"``.
 
     >>> import torch
     >>> row = torch.arange(3.0)
@@ -99,17 +105,30 @@ def try_write(field: str, x: torch.Tensor, y: torch.Tensor) -> str:
     >>> row = torch.arange(3.0)
     >>> try_write("writes_fill", row, row.clone())
     'y only'
+    >>> with torch.inference_mode():
+    ...     x = torch.ones(3)
+    >>> try_write("writes_add", x, x[0:2]), x
+    ('y and x, raised', tensor([2., 2., 1.]))
     """
-    before = _values(x)
+    before_x, before_y = _values(x), _values(y)
+    raised = False
     try:
         with torch.inference_mode(False), torch.enable_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a write's warnings are no result of the operation
             _WRITES[field](y)
     except Exception:  # noqa: BLE001 - torch refusing the write is the answer
-        return REFUSED
-    after = _values(x)
-    changed = any(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
-    return Y_AND_X if changed else Y_ONLY
+        raised = True
+    x_changed = _changed(before_x, x)
+    if raised:
+        if x_changed:
+            return Y_AND_X_RAISED
+        return Y_ONLY_RAISED if _changed(before_y, y) else REFUSED
+    return Y_AND_X if x_changed else Y_ONLY
+
+
+def _changed(before: tuple[torch.Tensor, ...], tensor: torch.Tensor) -> bool:
+    after = _values(tensor)
+    return len(before) != len(after) or any(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
 
 
 def measure_writes(remake: Remake | None) -> dict[str, str | None]:

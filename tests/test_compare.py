@@ -503,16 +503,18 @@ def test_writes_into_a_view_reach_x_and_into_a_copy_do_not() -> None:
     assert [getattr(clone, f) for f in fields] == ["y only"] * 6
 
 
-def test_writes_into_an_inference_tensor_or_a_leaf_that_requires_grad_are_refused() -> None:
+def test_writes_into_an_inference_tensor_raise_after_writing_and_into_a_leaf_are_refused() -> None:
     def inference_pair() -> tuple[torch.Tensor, object]:
         with torch.inference_mode():
             x = torch.ones(2, 3)
         return x, x[0]
 
+    x, y = inference_pair()
     with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
-        inference_pair()[1].add_(1)  # type: ignore[attr-defined]  # remake's pair is typed (x, object)
+        y.add_(1)  # type: ignore[attr-defined]  # remake's pair is typed (x, object)
+    assert x[0].tolist() == [2.0, 2.0, 2.0]  # torch wrote first, then raised
     report = tcdoc.compare(*inference_pair(), remake=inference_pair)
-    assert report.writes_add == report.writes_fill == report.writes_index == "refused"
+    assert report.writes_add == report.writes_fill == report.writes_index == "y and x, raised"
 
     def detached_pair() -> tuple[torch.Tensor, object]:
         with torch.inference_mode():

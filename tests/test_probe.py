@@ -70,11 +70,13 @@ def write_outcome(operation: str, scenario: str, field: str, grad_mode: str = "e
     """Write into a fresh result as ordinary code does; say whether torch refused, and what changed."""
     source, result, _ = fresh_result_and_storages(operation, scenario, grad_mode)
     assert isinstance(result, torch.Tensor)
-    before = values_of(source)
+    before, before_result = values_of(source), values_of(result)
     try:
         WRITES[field](result)
     except (RuntimeError, NotImplementedError, TypeError, IndexError):
-        return "refused"
+        if not torch.equal(values_of(source), before):
+            return "y and x, raised"
+        return "refused" if torch.equal(values_of(result), before_result) else "y only, raised"
     return "y only" if torch.equal(values_of(source), before) else "y and x"
 
 
