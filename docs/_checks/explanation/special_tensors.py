@@ -26,7 +26,8 @@ from _checks._helpers import (
 from _checks.reference.changes_between_releases import load_weights_only
 from tcdoc import Matrix, shares_memory
 from tcdoc._registry import TaggedTensor
-from tcdoc.claims import Claim, expect, measured
+from tcdoc._snapshots import release
+from tcdoc.claims import Claim, ClaimFalse, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -127,13 +128,15 @@ def _subclass_load(matrix: Matrix) -> None:
     buffer.seek(0)
     again = torch.load(buffer, weights_only=False)
     expect(type(again) is TaggedTensor, "weights_only=False did not load the subclass")
+    if release(torch.__version__) < (2, 6, 0):
+        return  # a torch before 2.6 loads it by default: nothing to allow (load_weights_only checks when)
     buffer.seek(0)
     try:
         torch.load(buffer)
     except pickle.UnpicklingError:
         pass
     else:
-        return  # a torch before 2.6 loads it by default: nothing to allow (load_weights_only checks when)
+        raise ClaimFalse("torch.load loaded the subclass by default")
     buffer.seek(0)
     with torch.serialization.safe_globals([TaggedTensor]):
         allowed = torch.load(buffer)
