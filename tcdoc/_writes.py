@@ -109,6 +109,10 @@ def try_write(field: str, x: torch.Tensor, y: torch.Tensor) -> str:
     ...     x = torch.ones(3)
     >>> try_write("writes_add", x, x[0:2]), x
     ('y and x, raised', tensor([2., 2., 1.]))
+    >>> with torch.inference_mode():
+    ...     y = torch.ones(3)
+    >>> try_write("writes_add", torch.zeros(3), y), y
+    ('y only, raised', tensor([2., 2., 2.]))
     """
     before_x, before_y = _values(x), _values(y)
     raised = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gettext
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import matplotlib
 import pytest
@@ -63,6 +64,13 @@ def test_a_card_shows_the_chinese_text_without_its_markup() -> None:
     )
 
 
+def _app(srcdir: Path, docname: str, language: str) -> SimpleNamespace:
+    """Stand for the parts of a Sphinx app that translate_printed_findings reads."""
+    return SimpleNamespace(
+        srcdir=str(srcdir), env=SimpleNamespace(docname=docname), config=SimpleNamespace(language=language)
+    )
+
+
 def test_printed_findings_are_recorded_and_printed_in_chinese(tmp_path: Path) -> None:
     sweep = tcdoc.bench.run(sizes=[1024], methods=["clone", "deepcopy"], min_run_time=0.001, blocks=5)
     found = tcdoc.bench.findings(sweep)
@@ -74,39 +82,21 @@ def test_printed_findings_are_recorded_and_printed_in_chinese(tmp_path: Path) ->
     assert recorded == {"zh_CN": dict(zip(found.sentences, found.translations["zh_CN"], strict=True))}
 
     printed = "size  clone\n" + str(found)  # a table's line, then the findings as print() writes them
-
-    class App:
-        srcdir = str(tmp_path)
-
-        class env:  # stands for Sphinx's app.env
-            docname = "auto_examples/plot_99_cost"
-
-        class config:  # stands for Sphinx's app.config
-            language = "zh_CN"
-
     for language, expected in (("zh_CN", found.translations["zh_CN"]), ("en", found.sentences)):
-        App.config.language = language
         document = nodes.document(None, None)  # type: ignore[arg-type]
         document += nodes.literal_block(printed, printed)
-        _printed_findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
+        app = _app(tmp_path, "auto_examples/plot_99_cost", language)
+        _printed_findings.translate_printed_findings(app, document)  # type: ignore[arg-type]
         (block,) = document.findall(nodes.literal_block)
         assert block.astext().split("\n") == ["size  clone", *expected]
         assert block.rawsource == block.astext()  # else Sphinx would not highlight it as it is
 
 
 def test_a_page_without_recorded_findings_is_left_as_it_is(tmp_path: Path) -> None:
-    class App:
-        srcdir = str(tmp_path)
-
-        class env:  # stands for Sphinx's app.env
-            docname = "auto_examples/plot_01_clone"
-
-        class config:  # stands for Sphinx's app.config
-            language = "zh_CN"
-
     document = nodes.document(None, None)  # type: ignore[arg-type]
     document += nodes.literal_block("At 1 KiB, beyond noise", "At 1 KiB, beyond noise")
-    _printed_findings.translate_printed_findings(App, document)  # type: ignore[arg-type]
+    app = _app(tmp_path, "auto_examples/plot_01_clone", "zh_CN")
+    _printed_findings.translate_printed_findings(app, document)  # type: ignore[arg-type]
     assert document.astext() == "At 1 KiB, beyond noise"
 
 

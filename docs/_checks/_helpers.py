@@ -481,6 +481,8 @@ SAVED_TENSOR_HOOKS: dict[str, Callable[[], contextlib.AbstractContextManager[obj
 
 
 def _has_counter(tensor: torch.Tensor) -> bool:
+    # Read from torch here, not through tcdoc._compare's twin: the check must not lean on the
+    # measurement whose table it vouches for.
     try:
         tensor._version  # noqa: B018 - reading it is the test
     except RuntimeError:
