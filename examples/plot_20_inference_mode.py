@@ -2,7 +2,7 @@
 ===========================================================================
 
 Running a frozen network under :class:`torch.inference_mode` computes features without
-autograd recording anything. The tensors its operations compute are *inference tensors*, and
+autograd recording anything. The features it computes are *inference tensors*, and
 they carry that mark with them. Train a small model on top of such
 features and the first step stops with an error. This example runs into the error, tries
 the copy people reach for first, and ends with the copy that works.
@@ -40,9 +40,9 @@ print(f"{features.mean(0).abs().max().item() < 1e-6 = }")
 
 # %%
 # Through the aliases ``x.detach()`` and ``x.data``, made outside inference mode though also
-# marked ``is_inference()``, every one of those operations but indexed assignment changes ``x``
-# without an error. Indexed assignment through them, and any of those operations through a
-# view of them, changes ``x`` and then raises.
+# marked ``is_inference()``, most of those operations change ``x`` without an error.
+# Assignments such as ``x.detach()[0] = ...`` and ``x.detach()[0:1] = ...``, and any of those
+# operations through a view of an alias, change ``x`` and then raise.
 with torch.inference_mode():
     scratch = torch.zeros(3)
 scratch.detach().add_(1)

@@ -35,7 +35,21 @@ def _extractor_features() -> tuple[torch.nn.Module, torch.Tensor, torch.Tensor]:
 
 ALIAS_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
     name: write for name, write in IN_PLACE_WRITES.items() if name != "indexed assignment"
-} | {"-=": lambda t: t.__isub__(1)}
+} | {
+    "-=": lambda t: t.__isub__(1),
+    # "most of those operations": assignment through an index tensor, a mask, an ellipsis or the
+    # whole slice [:] goes through silently too.
+    "assignment through an index tensor": lambda t: t.__setitem__(torch.tensor([0]), 5.0),
+    "assignment through a mask": lambda t: t.__setitem__(t > 0, 5.0),
+    "assignment to [...]": lambda t: t.__setitem__(Ellipsis, 5.0),
+    "assignment to [:]": lambda t: t.__setitem__(slice(None), 5.0),
+}
+# "Assignments such as x.detach()[0] = ... and x.detach()[0:1] = ...": through an alias (x.data
+# too), they write, then raise.
+ELEMENT_OR_SLICE = {
+    "[0] = ...": IN_PLACE_WRITES["indexed assignment"],
+    "[0:1] = ...": lambda t: t.__setitem__(slice(0, 1), 5.0),
+}
 
 
 def _made_under_inference_mode() -> dict[str, torch.Tensor]:
@@ -91,10 +105,11 @@ def _aliases_write_through(matrix: Matrix) -> None:
                 expect(
                     not torch.equal(x, torch.full((3,), 3.0)), f"{name} through x.{alias} left x unchanged"
                 )
-            # indexed assignment through the alias, and every write through a view of it: written, then raised
-            cases = [("indexed assignment", IN_PLACE_WRITES["indexed assignment"], False)]
-            cases += [(name, write, True) for name, write in ALIAS_WRITES.items()]
-            cases += [("indexed assignment", IN_PLACE_WRITES["indexed assignment"], True)]
+            # element or slice assignment through the alias, and every write through a view of it:
+            # written, then raised
+            cases = [(name, write, False) for name, write in ELEMENT_OR_SLICE.items()]
+            cases += [(name, write, True) for name, write in IN_PLACE_WRITES.items()]
+            cases += [(name, write, True) for name, write in ALIAS_WRITES.items() if name == "-="]
             for name, write, through_view in cases:
                 with torch.inference_mode():
                     x = torch.full((3,), 3.0)
@@ -117,7 +132,8 @@ def _inference_records_nothing(matrix: Matrix) -> None:
             "sum": inputs.sum(),
             "a network": torch.nn.Sequential(extractor, torch.nn.ReLU())(inputs),
         }
-        # the words say "its operations compute": a layer that returns its input computes nothing
+        # the words say "the features it computes" (its Linear layer); a layer that returns its
+        # input computes nothing
         passed = torch.nn.Identity()(inputs)
     for name, tensor in computed.items():
         expect(tensor.is_inference(), f"{name} under inference mode is no inference tensor")
@@ -169,7 +185,7 @@ CLAIMS = [
         _inference_records_nothing,
         quote="Running a frozen network under {py:class}`torch.inference_mode` computes features without "
         "autograd "
-        "recording anything. The tensors its operations compute are *inference tensors*, and they carry "
+        "recording anything. The features it computes are *inference tensors*, and they carry "
         "that mark with them",
     ),
     Claim(
@@ -189,9 +205,9 @@ CLAIMS = [
         "aliases-write",
         _aliases_write_through,
         quote="Through the aliases `x.detach()` and `x.data`, made outside inference mode though also "
-        "marked `is_inference()`, every one of those operations but indexed assignment changes `x` without "
-        "an error. Indexed assignment through them, and any of those operations through a view of them, "
-        "changes `x` and then raises",
+        "marked `is_inference()`, most of those operations change `x` without an error. Assignments such "
+        "as `x.detach()[0] = ...` and `x.detach()[0:1] = ...`, and any of those operations through a view "
+        "of an alias, change `x` and then raise",
         scope="stated: the in-place operations listed above, with and without grad",
     ),
     Claim(

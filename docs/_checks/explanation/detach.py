@@ -175,7 +175,7 @@ CLAIMS = [
     Claim(
         "growing-resize-moves-x",
         _growing_resize_moves_x,
-        pin="4778430d3d",
+        pin="079d1ad717",
         scope="stated: d.resize_(100) of a 2x3 x",
     ),
     Claim("drops-tangent", _drops_tangent, pin="22249551ed"),

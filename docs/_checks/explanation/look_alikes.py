@@ -400,7 +400,7 @@ CLAIMS = [
     Claim(
         "like-detach-clone",
         _like_detach_clone_but_subclass,
-        pin="3053e86d5c",
+        pin="6bea334a18",
         scope="stated: the everyday scenarios",
     ),
     Claim("as-tensor-returns-x", _as_tensor_returns_x, pin="e57fc1accb", scope="registry"),

@@ -194,7 +194,7 @@ CLAIMS = [
     Claim(
         "subclass-deepcopy",
         _subclass_deepcopy,
-        pin="ea7938e514",
+        pin="3d28c2ee51",
         scope="stated: a subclass that does not override new_empty() or __deepcopy__",
     ),
     Claim("subclass-load", _subclass_load, pin="04d9524902", scope="stated: by default, since torch 2.6"),
