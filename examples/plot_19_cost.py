@@ -84,8 +84,8 @@ print(tcdoc.bench.findings(sweep, "allocation"))
 # 4. What you can do about it
 # ---------------------------
 # Where a loop copies a large tensor again and again, allocate the result once and write into
-# it: ``out.copy_(x)``, or the ``out=`` form of the operation, where it has one. What that saved
-# in this run:
+# it: ``out.copy_(x)``, or the ``out=`` form of the operation, where it has one. How that compared
+# with ``x.clone()`` at each size in this run:
 print(tcdoc.bench.findings(sweep, "reuse"))
 
 # %%

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
-from tcdoc._locale import LANGUAGES, PERIOD, SEMICOLON, join_words, translator
+from tcdoc._locale import LANGUAGES, PERIOD, SEMICOLON, SENTENCE_BREAK, join_words, translator
 from tcdoc.bench._format import format_size, html_escape
 from tcdoc.bench._methods import LIMIT_METHOD, METHODS, code_of, copies_data
 from tcdoc.bench._results import Cost, Sweep
@@ -92,7 +92,9 @@ def findings(sweep: Sweep, topic: str | None = None) -> Findings:
     quartiles ``[q1, q3]`` of the blocks) do not overlap, and "the same, within noise" where they
     do; a factor ("twice", "ten times") compares the medians. The
     sentences hold no measured number, so two runs that agree beyond the noise give the same
-    sentences. A sentence that needs a method the sweep did not measure is left out.
+    sentences. A sentence that needs a method the sweep did not measure is left out. How many
+    sentences a topic writes depends on the sizes and methods measured, never on the times: one,
+    or one for each size. So a page and a script that run the same sweep print as many lines.
 
     Parameters
     ----------
@@ -103,13 +105,14 @@ def findings(sweep: Sweep, topic: str | None = None) -> Findings:
 
         - ``"size"``: which methods took more than ten times as long at the largest size as
           at the smallest.
-        - ``"fixed cost"``: what ``copy.deepcopy`` adds to ``clone()`` on a tiny tensor.
+        - ``"fixed cost"``: what ``copy.deepcopy`` adds to ``clone()`` at the smallest and the
+          largest size.
         - ``"same work"``: whether ``clone()``, ``detach().clone()`` and ``deepcopy`` differ
           on the largest tensor.
         - ``"allocation"``: at each size, whether fresh pages or the copy itself dominates, from
           the page faults and the times of ``x.clone()`` and ``out.copy_(x)``.
-        - ``"reuse"``: what writing into a buffer allocated once saves, where there are fresh
-          pages to save.
+        - ``"reuse"``: at each size, whether writing into a buffer allocated once cost less
+          than ``x.clone()``, and where fresh pages dominate, that this is what it saves.
 
     Returns
     -------
@@ -227,15 +230,11 @@ def _same_work(sweep: Sweep, language: str) -> list[str]:
                 size=format_size(largest), names=join_words([c.code for c in costs], language)
             )
         ]
-    sentences = []
-    for a, b in apart:
-        high, low = (a, b) if a.seconds > b.seconds else (b, a)
-        sentences.append(
-            t("At {size}, {high} cost more than {low}, beyond noise.").format(
-                size=format_size(largest), high=high.code, low=low.code
-            )
-        )
-    return sentences
+    comparisons = [_comparison(a, b, t) if a.seconds > b.seconds else _comparison(b, a, t) for a, b in apart]
+    sentence = t("At {size}, {comparison}").format(
+        size=format_size(largest), comparison=SEMICOLON[language].join(comparisons)
+    )
+    return [sentence + PERIOD[language]]
 
 
 def _allocation(sweep: Sweep, language: str) -> list[str]:
@@ -244,35 +243,23 @@ def _allocation(sweep: Sweep, language: str) -> list[str]:
         return []
     t = translator(language)
     sentences = []
-    copy_sizes = [n for n in sweep.sizes if _allocation_kind(sweep, n) == "copy"]
-    if copy_sizes:
-        # Whether a mid-sized block comes back from the allocator or from fresh pages depends on
-        # the process's past, so the sentence holds whichever of the two happened.
-        sentences.append(
-            t(
-                "At {sizes}, the copy itself dominates: there x.clone() took no page faults or, where it "
-                "took some, did not cost more than twice out.copy_(x), beyond noise."
-            ).format(sizes=join_words([format_size(n) for n in copy_sizes], language))
-        )
     for nbytes in sweep.sizes:
         kind = _allocation_kind(sweep, nbytes)
-        if kind != "copy":
-            sentences.append(_allocation_sentence(kind, sweep.get("clone", nbytes), t))
+        words = [_allocation_sentence(kind, sweep.get("clone", nbytes), t)]
         if kind == "fresh":
-            sentences.extend(_first_touch(sweep, nbytes, t))
+            words += _first_touch(sweep, nbytes, t)
+        sentences.append(SENTENCE_BREAK[language].join(words))
     return sentences
 
 
 def _reuse(sweep: Sweep, language: str) -> list[str]:
-    """Say what writing into a buffer allocated once saves, at the sizes where fresh pages dominate."""
+    """At each size, whether writing into a buffer allocated once cost less than x.clone()."""
     reusing = [m for m in _REUSE if m in sweep.methods]
     if not reusing or not {"clone", LIMIT_METHOD} <= set(sweep.methods):
         return []
     t = translator(language)
     sentences = []
     for nbytes in sweep.sizes:
-        if _allocation_kind(sweep, nbytes) != "fresh":
-            continue
         clone = sweep.get("clone", nbytes)
         less = [code_of(m) for m in reusing if more(clone, sweep.get(m, nbytes))]
         same = [code_of(m) for m in reusing if not more(clone, sweep.get(m, nbytes))]
@@ -287,11 +274,13 @@ def _reuse(sweep: Sweep, language: str) -> list[str]:
                     names=join_words(same, language)
                 )
             )
-        sentences.append(
-            t("At {size}, writing into a buffer allocated once saves the fresh pages: {parts}.").format(
-                size=format_size(nbytes), parts=SEMICOLON[language].join(parts)
-            )
-        )
+        size, joined = format_size(nbytes), SEMICOLON[language].join(parts)
+        if _allocation_kind(sweep, nbytes) == "fresh":
+            sentence = t("At {size}, writing into a buffer allocated once saves the fresh pages: {parts}.")
+            sentences.append(sentence.format(size=size, parts=joined))
+        else:
+            sentence = t("At {size}, {comparison}").format(size=size, comparison=joined)
+            sentences.append(sentence + PERIOD[language])
     return sentences
 
 
@@ -319,6 +308,13 @@ def _allocation_sentence(kind: str, clone: Cost, t: Callable[[str], str]) -> str
             "At {size}, fresh pages dominate: x.clone() took about one page fault for every {per_fault} "
             "of its result, and cost more than twice out.copy_(x), beyond noise."
         ).format(size=size, per_fault=_per_fault(clone))
+    if kind == "copy":
+        # Whether a mid-sized block comes back from the allocator or from fresh pages depends on
+        # the process's past, so the sentence holds whichever of the two happened.
+        return t(
+            "At {size}, the copy itself dominates: there x.clone() took no page faults or, where it "
+            "took some, did not cost more than twice out.copy_(x), beyond noise."
+        ).format(size=size)
     if kind == "slower":
         return t(
             "At {size}, x.clone() cost more than twice out.copy_(x), beyond noise: allocating its result "
@@ -339,10 +335,10 @@ def _first_touch(sweep: Sweep, nbytes: int, t: Callable[[str], str]) -> list[str
         return []
     return [
         t(
-            "At {size}, torch.empty_like(x) alone cost less than a tenth of torch.empty_like(x).copy_(x), "
+            "There torch.empty_like(x) alone cost less than a tenth of torch.empty_like(x).copy_(x), "
             "which cost more than twice out.copy_(x), beyond noise: asking for the memory is cheap, and "
             "the cost comes when its pages are first written."
-        ).format(size=format_size(nbytes))
+        )
     ]
 
 
