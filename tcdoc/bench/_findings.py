@@ -6,9 +6,12 @@ does a sentence say that one cost more or less than another; "the same, within n
 they overlap. A factor ("twice", "ten times", "a tenth") compares
 the medians, and is stated only together with "beyond noise". The sentences quote no measured
 number, so two runs that reach the same conclusions write the same sentences; the numbers are in
-the tables and figures. Each rule picks a comparison whose answer does not change from one run
-to the next on one machine, busy or not: a factor far from where the medians fall, identical work
-against identical work, and page faults, which are counted rather than timed.
+the tables and figures. Each rule picks a comparison meant to give the same answer from one run
+to the next on one machine: a factor far from where the medians fall, identical work against
+identical work, and page faults, which are counted rather than timed. On a busy machine a
+sentence can still come out otherwise (``benchmarks/cost_spread.py`` runs the cost page's sweep
+several times and says which sentences changed), but never the number of sentences: that depends
+only on the sizes and methods measured.
 """
 
 from __future__ import annotations
