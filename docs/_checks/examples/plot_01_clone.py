@@ -90,8 +90,8 @@ CLAIMS = [
     Claim(
         "stays-in-computation",
         clone_copies_and_records,
-        quote="With gradients enabled, `y = x.clone()` makes a copy of the data that stays part of the "
-        "computation",
+        quote="With gradients enabled, `y = x.clone()` of a tensor `x` that requires them makes a copy of "
+        "the data that stays part of the computation",
     ),
     Claim(
         "no-grad-unrecorded",
