@@ -30,7 +30,7 @@ print((x.requires_grad, x.is_leaf), (y.requires_grad, y.is_leaf))
 print(y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
 
 # %%
-# So a change to ``y`` in place shows up in ``x``.
+# So a value written into ``y`` in place shows up in ``x``.
 y[0, 0] = 100.0
 print(f"{x[0, 0].item() = }")
 

@@ -5,7 +5,8 @@
 tensors support it, with their own rules: the copy of a plain tensor gets new memory, a copy of
 ``.grad`` and of any Python attributes, and becomes a new leaf with no history (a ``Parameter``
 gets neither ``.grad`` nor attributes: :doc:`plot_09_parameter`). It is how you copy a whole
-model, but on a single tensor it refuses tensors that are not leaves.
+model, but on a single tensor it refuses tensors that are not leaves, and a leaf whose ``.grad``
+has a history of its own, as ``backward(create_graph=True)`` leaves it.
 """
 
 # %%
@@ -58,8 +59,10 @@ print(f"{x.grad = }")
 # %%
 # Only leaves
 # -----------
-# A tensor that an operation made from a tensor that requires gradients, while autograd
-# records, is not a leaf, and deepcopy refuses it. We catch the error to show its message.
+# A tensor that a differentiable operation such as ``x * 2`` made from a tensor that requires
+# gradients, while autograd records, is not a leaf, and deepcopy refuses it. (A result without a
+# gradient, such as ``x > 0`` or ``x.int()``, is a leaf, and deepcopy copies it.) We catch the
+# error to show its message.
 z = x * 2
 try:
     copy.deepcopy(z)

@@ -4,12 +4,13 @@
 ``detach()`` does not copy: the detached tensor looks at the same memory as its source. If
 autograd kept that source to compute gradients later, an in-place change made through the
 detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
-PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute
-wrong gradients: ``backward()`` raises, unless saved-tensor hooks were active when autograd
-saved the tensor. Then there is no check, and the gradients are silently wrong whenever the hook
-kept the tensor itself rather than a copy, as ``torch.autograd.graph.save_on_cpu()`` does with a
-tensor already on the CPU. This example triggers the error, reads it,
-and fixes it.
+PyTorch notices a change that a torch operation makes through the detached tensor, thanks to a
+version counter the two tensors share, and refuses to compute wrong gradients: ``backward()``
+raises, unless saved-tensor hooks were active when autograd saved the tensor. Then there is no
+check, and the gradients are silently wrong whenever the hook kept the tensor itself rather than
+a copy, as ``torch.autograd.graph.save_on_cpu()`` does with a tensor already on the CPU. A write
+that goes around torch's operations, through ``d.numpy()`` or ``d.untyped_storage()``, moves no
+counter and goes unnoticed too. This example triggers the error, reads it, and fixes it.
 """
 
 # %%

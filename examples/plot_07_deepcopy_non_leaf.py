@@ -2,9 +2,10 @@
 =========================================================
 
 :func:`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you
-created, or one computed while autograd was not recording (under :class:`torch.no_grad`), not
-one computed, with autograd recording, from tensors that require gradients. Few people deepcopy such a
-tensor on purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
+created, one computed while autograd was not recording (under :class:`torch.no_grad`), or one
+without a gradient (``x > 0``, ``x.int()``); not one computed by a differentiable operation, with
+autograd recording, from tensors that require gradients. Few people deepcopy such a tensor on
+purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
 build a target network) and somewhere inside it a module holds a computed tensor as a plain
 attribute. This example shows the error, three ways models end up holding such tensors, and
 the fix for each.
@@ -120,7 +121,8 @@ else:
 # %%
 # Its ``weight`` is recomputed before every forward pass. Under :class:`torch.no_grad` it is
 # recomputed without history, which is why such a model can copy after such a pass and fails
-# after any forward pass with gradients enabled, ``model.eval()`` or not.
+# after any forward pass with gradients enabled, ``model.eval()`` or not, while its parameters
+# require gradients.
 if hasattr(nn.utils, "weight_norm"):
     with torch.no_grad():
         old_style(torch.randn(1, 3))

@@ -2,13 +2,14 @@
 ==============================================
 
 :func:`copy.deepcopy` remembers, for the length of one call, what it has already copied.
-Plain tensors that shared memory before the call (a tensor and a view of it) still share it in
-the copy, and a weight used twice stays one tensor; copied in two calls, they come apart. A
-``Parameter`` is cloned on its own, and conjugate or negative views are copied physically, so
-neither keeps the sharing. On plain tensors deepcopy
-works on whole storages, the memory under the tensors, which is also why a deepcopy of a small
-slice of a plain tensor costs as much as the tensor it was cut from (a ``Parameter`` goes
-through its own deepcopy, which clones only its elements). This example measures both, with the
+Plain tensors that shared one storage before the call (a tensor and a view of it) still share
+it in the copy, and a weight used twice stays one tensor; copied in two calls, they come apart.
+A ``Parameter`` is cloned on its own, and conjugate or negative views are copied physically, so
+neither keeps the sharing; nor do two storages over the same memory, such as two
+``torch.from_numpy()`` of one array. On other plain tensors deepcopy works on whole storages, the
+memory under the tensors, which is also why a deepcopy of a small slice of one costs as much as
+the tensor it was cut from (a ``Parameter`` goes through its own deepcopy, which clones only its
+elements, and so does a slice with the conjugate or negative bit). This example measures both, with the
 bytes each copy holds.
 """
 
@@ -54,8 +55,9 @@ print(f"{tcdoc.shares_memory(b, a) = }")
 # %%
 # ``.grad`` and attributes come along
 # -----------------------------------
-# Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, as
-# ``copy.deepcopy`` copies any value (a ``Parameter`` keeps neither: see :doc:`plot_09_parameter`).
+# Deepcopy also copies a plain leaf's gradient (one without a history of its own), into a new
+# tensor, and its Python attributes, as ``copy.deepcopy`` copies any value (a ``Parameter`` keeps
+# neither: see :doc:`plot_09_parameter`).
 torch.manual_seed(0)
 x = torch.randn(3, requires_grad=True)
 x.grad = torch.ones(3)

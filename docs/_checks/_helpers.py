@@ -306,6 +306,14 @@ def deepcopy_grad_and_attribute_values(matrix: Matrix) -> None:
     parameter.grad, parameter.note = torch.ones(3), "a string"  # type: ignore[attr-defined]
     kept = copy.deepcopy(parameter)
     expect(kept.grad is None and not hasattr(kept, "note"), "a Parameter's deepcopy kept .grad or attributes")
+    # A .grad with a history of its own (higher-order gradients) is a tensor deepcopy refuses.
+    x = torch.ones(3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch warns of the cycle between x and its .grad
+        (x**3).sum().backward(create_graph=True)  # type: ignore[no-untyped-call]
+    expect(x.grad is not None and x.grad.grad_fn is not None, "backward(create_graph=True) left no history")
+    raises(lambda: copy.deepcopy(x))
+    x.grad = None  # breaks the cycle
 
 
 def no_grad_product_is_a_copyable_leaf(matrix: Matrix) -> None:
@@ -329,6 +337,21 @@ def deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
     for scenario in everyday_names():
         if built_source(scenario).is_leaf:
             expect(matrix.get("deepcopy", scenario).error is None, f"deepcopy raised on the leaf {scenario}")
+
+
+def results_without_gradient_are_leaves(matrix: Matrix) -> None:
+    """With autograd recording, a differentiable result of x is refused; one without a gradient is copied."""
+    x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    differentiable = {"x * 2": lambda: x * 2, "x.exp()": x.exp, "x.sum()": x.sum, "x[1:]": lambda: x[1:]}
+    for code, make in differentiable.items():
+        made = make()
+        expect(not made.is_leaf, f"{code} is a leaf")
+        raises(lambda made=made: copy.deepcopy(made))
+    without_gradient = {"x > 0": lambda: x > 0, "x.int()": x.int, "x.argmax()": x.argmax}
+    for code, make in without_gradient.items():
+        made = make()
+        expect(made.is_leaf and made.grad_fn is None, f"{code} has a grad_fn")
+        expect(torch.equal(copy.deepcopy(made), made), f"deepcopy did not copy {code}")
 
 
 class ScaledTensor(torch.nn.Module):

@@ -14,6 +14,7 @@ from _checks._helpers import (
     deepcopy_grad_and_attribute_values,
     deepcopy_refuses_non_leaf,
     no_grad_product_is_a_copyable_leaf,
+    results_without_gradient_are_leaves,
 )
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
@@ -41,6 +42,16 @@ def _plain_copy_rules(matrix: Matrix) -> None:
     expect(ok, "the deep copy is not a new leaf in new memory")
 
 
+def _refuses_non_leaves_and_their_grads(matrix: Matrix) -> None:
+    deepcopy_refuses_non_leaf(matrix)
+    deepcopy_grad_and_attribute_values(matrix)  # a .grad with history among them
+
+
+def _non_leaf_refused(matrix: Matrix) -> None:
+    deepcopy_refuses_non_leaf(matrix)
+    results_without_gradient_are_leaves(matrix)
+
+
 CLAIMS = [
     Claim(
         "plain-rules",
@@ -52,9 +63,10 @@ CLAIMS = [
     ),
     Claim(
         "refuses-non-leaves",
-        deepcopy_refuses_non_leaf,
-        quote="on a single tensor it refuses tensors that are not leaves",
-        scope="stated: tensors that are not leaves",
+        _refuses_non_leaves_and_their_grads,
+        quote="on a single tensor it refuses tensors that are not leaves, and a leaf whose `.grad` has a "
+        "history of its own, as `backward(create_graph=True)` leaves it",
+        scope="stated: tensors that are not leaves, a .grad with history",
     ),
     Claim(
         "grad-and-attribute",
@@ -73,10 +85,11 @@ CLAIMS = [
     ),
     Claim(
         "non-leaf",
-        deepcopy_refuses_non_leaf,
-        quote="A tensor that an operation made from a tensor that requires gradients, while autograd "
-        "records, is not a leaf, and deepcopy refuses it",
-        scope="stated: made with grad mode on from a tensor that requires gradients",
+        _non_leaf_refused,
+        quote="A tensor that a differentiable operation such as `x * 2` made from a tensor that requires "
+        "gradients, while autograd records, is not a leaf, and deepcopy refuses it. (A result without a "
+        "gradient, such as `x > 0` or `x.int()`, is a leaf, and deepcopy copies it.)",
+        scope="stated: differentiable results against results without a gradient, with grad mode on",
     ),
     Claim(
         "no-grad-leaf",

@@ -6,11 +6,17 @@ Each gives the words the example says (``quote``), word for word, and the check 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 
 import torch
 
-from _checks._helpers import backward, data_change_goes_unnoticed, detach_fails_only_where_saved, raises
+from _checks._helpers import (
+    IN_PLACE_WRITES,
+    backward,
+    data_change_goes_unnoticed,
+    detach_fails_only_where_saved,
+    raises,
+)
 from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
@@ -42,6 +48,30 @@ def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
         expect(
             x.grad is not None and torch.equal(x.grad, torch.zeros(2)), f"{name}: the gradient is {x.grad}"
         )
+    # Every in-place write through d is noticed, inside inference mode too; one through NumPy or
+    # the storage moves no counter, and the gradient is silently wrong.
+    for name, write in IN_PLACE_WRITES.items():
+        for mode in (nullcontext, torch.inference_mode):
+            x = torch.tensor([1.0, 2.0], requires_grad=True)
+            y = x.exp()
+            with mode():
+                write(y.detach())
+            error = raises(lambda y=y: backward(y.sum()))
+            expect("modified by an inplace operation" in str(error), f"{name} under {mode.__name__}: {error}")
+    around: dict[str, Callable[[torch.Tensor], object]] = {
+        "d.numpy()": lambda d: d.numpy().__setitem__(slice(None), 0),
+        "d.untyped_storage()": lambda d: d.untyped_storage().fill_(0),
+    }
+    for name, write in around.items():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        d = y.detach()
+        write(d)
+        expect(d._version == 0, f"a write through {name} moved the counter to {d._version}")
+        backward(y.sum())  # raises, and fails the check, if the write was noticed
+        expect(
+            x.grad is not None and torch.equal(x.grad, torch.zeros(2)), f"{name}: the gradient is {x.grad}"
+        )
     # A hook that packs a copy skips the check too, but its gradients are right: the words say
     # "whenever the hook kept the tensor itself", not "always".
     x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -68,12 +98,15 @@ CLAIMS = [
     Claim(
         "refuses",
         _exp_saves_output_and_error_says_versions,
-        quote="PyTorch notices, thanks to a version counter the two tensors share, and refuses to compute "
-        "wrong gradients: `backward()` raises, unless saved-tensor hooks were active when autograd saved the "
-        "tensor. Then there is no check, and the gradients are silently wrong whenever the hook kept the "
-        "tensor itself rather than a copy, as `torch.autograd.graph.save_on_cpu()` does with a tensor "
-        "already on the CPU",
-        scope="stated: the example's change through the detached tensor, hooks that keep or copy",
+        quote="PyTorch notices a change that a torch operation makes through the detached tensor, thanks to "
+        "a version counter the two tensors share, and refuses to compute wrong gradients: `backward()` "
+        "raises, unless saved-tensor hooks were active when autograd saved the tensor. Then there is no "
+        "check, and the gradients are silently wrong whenever the hook kept the tensor itself rather than "
+        "a copy, as `torch.autograd.graph.save_on_cpu()` does with a tensor already on the CPU. A write "
+        "that goes around torch's operations, through `d.numpy()` or `d.untyped_storage()`, moves no "
+        "counter and goes unnoticed too",
+        scope="stated: the in-place writes through the detached tensor, in and out of inference mode, "
+        "hooks that keep or copy, writes through numpy() and the storage",
     ),
     Claim(
         "share-both",

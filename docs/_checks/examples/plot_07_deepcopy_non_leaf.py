@@ -10,7 +10,12 @@ import warnings
 
 import torch
 
-from _checks._helpers import deepcopy_refuses_non_leaf, does_not_raise, raises
+from _checks._helpers import (
+    deepcopy_refuses_non_leaf,
+    does_not_raise,
+    raises,
+    results_without_gradient_are_leaves,
+)
 from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
@@ -28,6 +33,7 @@ def _deepcopy_leaf_only(matrix: Matrix) -> None:
             product.is_leaf and torch.equal(copy.deepcopy(product), product), f"{mode.__name__}: not copied"
         )
     raises(lambda: copy.deepcopy(x * 2))
+    results_without_gradient_are_leaves(matrix)
 
 
 class _Remembering(torch.nn.Module):
@@ -81,6 +87,9 @@ def _old_weight_norm_after_passes(matrix: Matrix) -> None:
     does_not_raise(lambda: copy.deepcopy(old))
     old(torch.randn(1, 3))
     raises(lambda: copy.deepcopy(old))
+    old.requires_grad_(False)  # frozen, its weight is recomputed as a leaf even with gradients enabled
+    old(torch.randn(1, 3))
+    does_not_raise(lambda: copy.deepcopy(old))
 
 
 def _buffer_is_copied(matrix: Matrix) -> None:
@@ -108,8 +117,9 @@ CLAIMS = [
         "leaves-only",
         _deepcopy_leaf_only,
         quote="{func}`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you "
-        "created, or one computed while autograd was not recording (under {class}`torch.no_grad`), not one "
-        "computed, with autograd recording, from tensors that require gradients",
+        "created, one computed while autograd was not recording (under {class}`torch.no_grad`), or one "
+        "without a gradient (`x > 0`, `x.int()`); not one computed by a differentiable operation, with "
+        "autograd recording, from tensors that require gradients",
         scope="registry",
     ),
     Claim(
@@ -129,8 +139,9 @@ CLAIMS = [
         "evaluation-pass",
         _old_weight_norm_after_passes,
         quote="Under `torch.no_grad` it is recomputed without history, which is why such a model can copy "
-        "after such a pass and fails after any forward pass with gradients enabled, `model.eval()` or not",
-        scope="stated: no_grad against gradients enabled, in training and in eval mode",
+        "after such a pass and fails after any forward pass with gradients enabled, `model.eval()` or not, "
+        "while its parameters require gradients",
+        scope="stated: no_grad against gradients enabled, in training and in eval mode, frozen or not",
     ),
     Claim(
         "buffer",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy
 import torch
 
 from _checks._helpers import deepcopy_grad_and_attribute_values, tied_model_deepcopy
@@ -48,6 +49,10 @@ def _slice_costs_whole_for_plain_only(matrix: Matrix) -> None:
         parameter.untyped_storage().nbytes() == 4000 and kept == 40,
         f"a Parameter slice's deepcopy holds {kept}",
     )
+    z = torch.randn(1000, dtype=torch.cfloat)
+    for name, view in {"conj": z.conj()[:10], "neg": z._neg_view()[:10]}.items():
+        held = copy.deepcopy(view).untyped_storage().nbytes()
+        expect(held == 80, f"the deepcopy of a {name} slice of 10 elements holds {held} bytes")
 
 
 def _memo_keeps_plain_sharing(matrix: Matrix) -> None:
@@ -63,26 +68,35 @@ def _memo_keeps_plain_sharing(matrix: Matrix) -> None:
         cz, cv = copy.deepcopy([z, view])
         expect(shares_memory(z, view) and not shares_memory(cz, cv), f"the {name} view kept its sharing")
         expect(torch.equal(cv, view), f"the {name} view's copy changed its values")
+    array = numpy.arange(6.0)
+    t1, t2 = torch.from_numpy(array), torch.from_numpy(array)
+    c1, c2 = copy.deepcopy([t1, t2])
+    expect(
+        shares_memory(t1, t2) and not shares_memory(c1, c2), "two storages over one array kept their sharing"
+    )
 
 
 CLAIMS = [
     Claim(
         "plain-slice-whole",
         _slice_costs_whole_for_plain_only,
-        quote="On plain tensors deepcopy works on whole storages, the memory under the tensors, which is "
-        "also why a deepcopy of a small slice of a plain tensor costs as much as the tensor it was cut from "
-        "(a `Parameter` goes through its own deepcopy, which clones only its elements)",
-        scope="stated: plain tensors, against a Parameter",
+        quote="On other plain tensors deepcopy works on whole storages, the memory under the tensors, which "
+        "is also why a deepcopy of a small slice of one costs as much as the tensor it was cut from (a "
+        "`Parameter` goes through its own deepcopy, which clones only its elements, and so does a slice "
+        "with the conjugate or negative bit)",
+        scope="stated: plain tensors, against a Parameter and conjugate or negative slices",
     ),
     Claim(
         "memo",
         _memo_keeps_plain_sharing,
         quote="`copy.deepcopy` remembers, for the length of one call, what it has already copied. Plain "
-        "tensors that shared memory before the call (a tensor and a view of it) still share it in the copy, "
-        "and a weight used twice stays one tensor; copied in two calls, they come apart. A `Parameter` is "
-        "cloned on its own, and conjugate or negative views are copied physically, so neither keeps the "
-        "sharing",
-        scope="stated: plain tensors, against Parameters and conjugate or negative views",
+        "tensors that shared one storage before the call (a tensor and a view of it) still share it in the "
+        "copy, and a weight used twice stays one tensor; copied in two calls, they come apart. A "
+        "`Parameter` is cloned on its own, and conjugate or negative views are copied physically, so "
+        "neither keeps the sharing; nor do two storages over the same memory, such as two "
+        "`torch.from_numpy()` of one array",
+        scope="stated: plain tensors on one storage, against Parameters, conjugate or negative views, and "
+        "two storages over one array",
     ),
     Claim(
         "view-in-the-copy",
@@ -105,9 +119,11 @@ CLAIMS = [
     Claim(
         "grad-and-attributes",
         deepcopy_grad_and_attribute_values,
-        quote="Deepcopy also copies a plain leaf's gradient, into a new tensor, and its Python attributes, "
-        "as `copy.deepcopy` copies any value (a `Parameter` keeps neither: see {doc}`plot_09_parameter`)",
-        scope="stated: a plain leaf with a string and a list attribute, against a Parameter",
+        quote="Deepcopy also copies a plain leaf's gradient (one without a history of its own), into a new "
+        "tensor, and its Python attributes, as `copy.deepcopy` copies any value (a `Parameter` keeps "
+        "neither: see {doc}`plot_09_parameter`)",
+        scope="stated: a plain leaf with a string and a list attribute, against a Parameter; a .grad with "
+        "history",
     ),
     Claim(
         "whole-storage",

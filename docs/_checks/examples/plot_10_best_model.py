@@ -23,6 +23,25 @@ __all__ = ["CLAIMS"]
 def _best_model_state_dict(matrix: Matrix) -> None:
     state_dict_references(matrix)
     state_dict_shares_both(matrix)
+    steps = {
+        "SGD.step()": lambda model: torch.optim.SGD(model.parameters(), lr=0.1).step(),
+        "Adam.step()": lambda model: torch.optim.Adam(model.parameters(), lr=0.1).step(),
+        "p -= lr * p.grad": lambda model: [p.sub_(0.1 * p.grad) for p in model.parameters()],
+        "p.data = p.data - lr * p.grad": lambda model: [
+            setattr(p, "data", p.data - 0.1 * p.grad) for p in model.parameters()
+        ],
+    }
+    for name, step in steps.items():
+        torch.manual_seed(0)
+        model = torch.nn.Linear(4, 1)
+        best = model.state_dict()
+        before = {key: value.clone() for key, value in best.items()}
+        model(torch.ones(2, 4)).sum().backward()  # type: ignore[no-untyped-call]
+        with torch.no_grad():
+            step(model)
+        changed = not all(torch.equal(best[key], before[key]) for key in best)
+        in_place = name != "p.data = p.data - lr * p.grad"
+        expect(changed == in_place, f"{name}: best {'changed' if changed else 'stayed'}")
 
 
 def _state_dict_deepcopy_separate(matrix: Matrix) -> None:
@@ -36,9 +55,8 @@ CLAIMS = [
         "last-weights",
         _best_model_state_dict,
         quote="`state_dict` returns tensors that share memory with the model's parameters, so every "
-        "training step "
-        "changes `best` as well",
-        scope="stated: the example's training loop",
+        "training step that updates them in place, as an optimizer's `step()` does, changes `best` as well",
+        scope="stated: in-place steps (optimizers, -=), against a step that rebinds .data",
     ),
     Claim(
         "detached",

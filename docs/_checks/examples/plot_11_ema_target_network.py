@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from _checks._helpers import backward, tied_model_deepcopy, tied_module
-from tcdoc import Matrix
+from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
 __all__ = ["CLAIMS"]
@@ -40,7 +40,40 @@ def _deepcopy_target_gets_grads(matrix: Matrix) -> None:
     expect(all(p.grad is None for p in frozen.parameters()), "requires_grad_(False) still got a .grad")
 
 
+def _frozen_copy_is_the_target(matrix: Matrix) -> None:
+    """Own memory, no gradients, changed by hand only; except a BatchNorm copy in training mode."""
+    torch.manual_seed(0)
+    online = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    target = copy.deepcopy(online).requires_grad_(False)
+    pairs = list(zip(target.state_dict().values(), online.state_dict().values(), strict=True))
+    expect(not any(shares_memory(t, o) for t, o in pairs), "the target shares memory with the online model")
+    before = [t.clone() for t in target.state_dict().values()]
+    backward(nn.functional.mse_loss(online(torch.randn(16, 4)), target(torch.randn(16, 4))))
+    expect(all(p.grad is None for p in target.parameters()), "the target got gradients")
+    expect(
+        all(torch.equal(b, t) for b, t in zip(before, target.state_dict().values(), strict=True)), "changed"
+    )
+    normed = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))
+    for training in (True, False):
+        frozen = copy.deepcopy(normed).requires_grad_(False).train(training)
+        with torch.no_grad():
+            frozen(torch.randn(16, 4))
+        batch_norm = frozen[1]
+        assert isinstance(batch_norm, nn.BatchNorm1d)
+        moved = not torch.equal(batch_norm.running_mean, normed[1].running_mean)  # type: ignore[arg-type]
+        expect(moved == training, f"train({training}): the running mean {'moved' if moved else 'stayed'}")
+
+
 CLAIMS = [
+    Claim(
+        "frozen-copy",
+        _frozen_copy_is_the_target,
+        quote="`copy.deepcopy(model).requires_grad_(False)`, updated under {class}`torch.no_grad`, "
+        "gives exactly that for a model whose forward passes change no buffers, such as this one. In "
+        "training mode, a forward pass through a BatchNorm layer also changes the copy's running "
+        "statistics, even under `torch.no_grad`, so such a copy also needs `eval()`",
+        scope="stated: the example's model, against one with a BatchNorm layer in training and eval mode",
+    ),
     Claim(
         "deepcopy-keeps-requires-grad",
         _deepcopy_target_gets_grads,
