@@ -5,8 +5,8 @@
 tensors support it, with their own rules: the copy of a plain tensor gets new memory, a copy of
 ``.grad`` and of any Python attributes, and becomes a new leaf with no history (a ``Parameter``
 gets neither ``.grad`` nor attributes: :doc:`plot_09_parameter`). It is how you copy a whole
-model, but on a single tensor it refuses tensors that are not leaves, and a leaf whose ``.grad``
-has a history of its own, as ``backward(create_graph=True)`` leaves it.
+model, but on a single plain tensor it refuses tensors that are not leaves, and a leaf whose
+``.grad`` has a history of its own, as ``backward(create_graph=True)`` can leave it.
 """
 
 # %%

@@ -6,11 +6,11 @@ autograd kept that source to compute gradients later, an in-place change made th
 detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
 PyTorch notices a change that a torch operation makes through the detached tensor, thanks to a
 version counter the two tensors share, and refuses to compute wrong gradients: ``backward()``
-raises, unless saved-tensor hooks were active when autograd saved the tensor. Then there is no
-check, and the gradients are silently wrong whenever the hook kept the tensor itself rather than
-a copy, as ``torch.autograd.graph.save_on_cpu()`` does with a tensor already on the CPU. A write
-that goes around torch's operations, through ``d.numpy()`` or ``d.untyped_storage()``, moves no
-counter and goes unnoticed too. This example triggers the error, reads it, and fixes it.
+raises, unless saved-tensor hooks packed the tensor autograd saved. Then there is no check, and
+the gradients are silently wrong whenever the change reaches what the hook kept, as it does with
+``torch.autograd.graph.save_on_cpu()`` and a tensor already on the CPU. A write through another
+alias of the memory, such as ``d.numpy()``, ``d.untyped_storage()``, ``torch.from_dlpack(d)`` or
+``d.data``, moves no counter and goes unnoticed too. This example triggers the error, reads it, and fixes it.
 """
 
 # %%

@@ -74,6 +74,6 @@ print(tcdoc.environment())
 
 # %%
 # Use ``detach()`` where older code uses ``.data``: a mistake then raises, as in
-# :doc:`plot_05_inplace_after_detach`, instead of going unnoticed, except in the two cases that
-# example names (saved-tensor hooks, and a write through NumPy or the storage). Where ``.data``
-# sits among the other look-alikes: :doc:`/explanation/look-alikes`.
+# :doc:`plot_05_inplace_after_detach`, instead of going unnoticed, except in the cases that
+# example names (saved-tensor hooks, and a write through another alias of the memory). Where
+# ``.data`` sits among the other look-alikes: :doc:`/explanation/look-alikes`.

@@ -1,11 +1,12 @@
 """Why ``copy.deepcopy`` refuses a tensor that is not a leaf
 =========================================================
 
-:func:`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you
+:func:`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph: one you
 created, one computed while autograd was not recording (under :class:`torch.no_grad`), or one
 without a gradient (``x > 0``, ``x.int()``); not one computed by a differentiable operation, with
-autograd recording, from tensors that require gradients. Few people deepcopy such a tensor on
-purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
+autograd recording, from tensors that require gradients. (A ``Parameter`` goes through a
+deepcopy of its own, which copies it even when it is not a leaf.) Few people deepcopy such a
+tensor on purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
 build a target network) and somewhere inside it a module holds a computed tensor as a plain
 attribute. This example shows the error, three ways models end up holding such tensors, and
 the fix for each.

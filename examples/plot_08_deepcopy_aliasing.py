@@ -6,10 +6,11 @@ Plain tensors that shared one storage before the call (a tensor and a view of it
 it in the copy, and a weight used twice stays one tensor; copied in two calls, they come apart.
 A ``Parameter`` is cloned on its own, and conjugate or negative views are copied physically, so
 neither keeps the sharing; nor do two storages over the same memory, such as two
-``torch.from_numpy()`` of one array. On other plain tensors deepcopy works on whole storages, the
-memory under the tensors, which is also why a deepcopy of a small slice of one costs as much as
-the tensor it was cut from (a ``Parameter`` goes through its own deepcopy, which clones only its
-elements, and so does a slice with the conjugate or negative bit). This example measures both, with the
+``torch.from_numpy()`` of one array. On plain tensors deepcopy works on whole storages, the
+memory under the tensors, which is also why the deepcopy of a small slice of a plain tensor holds
+the whole storage the slice looks at (a ``Parameter`` goes through its own deepcopy, which
+clones only its elements, and the copy of a slice with the conjugate or negative bit ends up
+holding only its elements). This example measures both, with the
 bytes each copy holds.
 """
 

@@ -4,8 +4,8 @@
 A common training loop keeps the weights of the epoch with the best validation score with
 ``best = model.state_dict()``, and loads them at the end. It loads the *last* weights
 instead: :meth:`~torch.nn.Module.state_dict` returns tensors that share memory with the
-model's parameters, so every training step that updates them in place, as an optimizer's
-``step()`` does, changes ``best`` as well. This example trains a tiny model, catches the problem
+model's parameters, so every training step that writes new values into them in place, as an
+optimizer's ``step()`` does, changes ``best`` as well. This example trains a tiny model, catches the problem
 with measurements, and checks the two usual fixes.
 """
 

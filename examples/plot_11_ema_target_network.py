@@ -5,9 +5,10 @@ Reinforcement learning (target networks), self-supervised learning and diffusion
 (exponential moving averages of the weights) keep a second copy of a model that trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
 hand. ``copy.deepcopy(model).requires_grad_(False)``, updated under :class:`torch.no_grad`,
-gives exactly that for a model whose forward passes change no buffers, such as this one. In
-training mode, a forward pass through a BatchNorm layer also changes the copy's running
-statistics, even under ``torch.no_grad``, so such a copy also needs ``eval()``. This example
+gives exactly that for a model whose tensors are all parameters and buffers, and whose forward
+passes change no buffers, such as this one. In training mode, a forward pass through a BatchNorm
+layer that tracks running statistics also changes the copy's, even under ``torch.no_grad``, so
+such a copy also needs ``eval()``. This example
 checks each property, shows what goes wrong without ``requires_grad_(False)`` and without
 ``no_grad``, and what happens to a weight that two layers use.
 """

@@ -64,8 +64,8 @@ CLAIMS = [
     Claim(
         "refuses-non-leaves",
         _refuses_non_leaves_and_their_grads,
-        quote="on a single tensor it refuses tensors that are not leaves, and a leaf whose `.grad` has a "
-        "history of its own, as `backward(create_graph=True)` leaves it",
+        quote="on a single plain tensor it refuses tensors that are not leaves, and a leaf whose `.grad` "
+        "has a history of its own, as `backward(create_graph=True)` can leave it",
         scope="stated: tensors that are not leaves, a .grad with history",
     ),
     Claim(

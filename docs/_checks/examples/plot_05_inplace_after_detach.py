@@ -61,6 +61,8 @@ def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
     around: dict[str, Callable[[torch.Tensor], object]] = {
         "d.numpy()": lambda d: d.numpy().__setitem__(slice(None), 0),
         "d.untyped_storage()": lambda d: d.untyped_storage().fill_(0),
+        "torch.from_dlpack(d)": lambda d: torch.from_dlpack(d).zero_(),
+        "d.data": lambda d: d.data.zero_(),
     }
     for name, write in around.items():
         x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -72,8 +74,22 @@ def _exp_saves_output_and_error_says_versions(matrix: Matrix) -> None:
         expect(
             x.grad is not None and torch.equal(x.grad, torch.zeros(2)), f"{name}: the gradient is {x.grad}"
         )
-    # A hook that packs a copy skips the check too, but its gradients are right: the words say
-    # "whenever the hook kept the tensor itself", not "always".
+    # Hooks registered on the saved tensor itself, after the fact, skip the check as well.
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.grad_fn._raw_saved_result.register_hooks(lambda t: t, lambda t: t)  # type: ignore[union-attr]
+    y.detach().zero_()
+    backward(y.sum())
+    expect(x.grad is not None and torch.equal(x.grad, torch.zeros(2)), f"registered hooks: {x.grad}")
+    # Hooks the change does not reach give the right gradient: one that copies on a change ...
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        y = x.exp()
+        y.detach().zero_()
+        backward(y.sum())
+    expect(x.grad is not None and torch.allclose(x.grad, torch.tensor([1.0, 2.0]).exp()), f"{x.grad}")
+    # ... and one that packs a copy. Both skip the check, but their gradients are right: the words say
+    # "whenever the change reaches what the hook kept", not "always".
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
         y = x.exp()
@@ -100,13 +116,13 @@ CLAIMS = [
         _exp_saves_output_and_error_says_versions,
         quote="PyTorch notices a change that a torch operation makes through the detached tensor, thanks to "
         "a version counter the two tensors share, and refuses to compute wrong gradients: `backward()` "
-        "raises, unless saved-tensor hooks were active when autograd saved the tensor. Then there is no "
-        "check, and the gradients are silently wrong whenever the hook kept the tensor itself rather than "
-        "a copy, as `torch.autograd.graph.save_on_cpu()` does with a tensor already on the CPU. A write "
-        "that goes around torch's operations, through `d.numpy()` or `d.untyped_storage()`, moves no "
-        "counter and goes unnoticed too",
+        "raises, unless saved-tensor hooks packed the tensor autograd saved. Then there is no check, and "
+        "the gradients are silently wrong whenever the change reaches what the hook kept, as it does with "
+        "`torch.autograd.graph.save_on_cpu()` and a tensor already on the CPU. A write through another "
+        "alias of the memory, such as `d.numpy()`, `d.untyped_storage()`, `torch.from_dlpack(d)` or "
+        "`d.data`, moves no counter and goes unnoticed too",
         scope="stated: the in-place writes through the detached tensor, in and out of inference mode, "
-        "hooks that keep or copy, writes through numpy() and the storage",
+        "hooks that keep or copy, registered on the saved tensor too, writes through four other aliases",
     ),
     Claim(
         "share-both",

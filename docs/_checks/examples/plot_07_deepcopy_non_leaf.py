@@ -34,6 +34,13 @@ def _deepcopy_leaf_only(matrix: Matrix) -> None:
         )
     raises(lambda: copy.deepcopy(x * 2))
     results_without_gradient_are_leaves(matrix)
+    weight = torch.nn.Parameter(torch.ones(3), requires_grad=False)
+    weight.mul_(x)  # an in-place operation with a tensor that requires grad: weight is no leaf now
+    expect(not weight.is_leaf, "the Parameter is still a leaf")
+    copied = copy.deepcopy(weight)
+    expect(
+        isinstance(copied, torch.nn.Parameter) and torch.equal(copied, weight), "the Parameter was not copied"
+    )
 
 
 class _Remembering(torch.nn.Module):
@@ -116,10 +123,11 @@ CLAIMS = [
     Claim(
         "leaves-only",
         _deepcopy_leaf_only,
-        quote="{func}`copy.deepcopy` copies a tensor only if it is a leaf of the autograd graph: one you "
-        "created, one computed while autograd was not recording (under {class}`torch.no_grad`), or one "
+        quote="{func}`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph: one "
+        "you created, one computed while autograd was not recording (under {class}`torch.no_grad`), or one "
         "without a gradient (`x > 0`, `x.int()`); not one computed by a differentiable operation, with "
-        "autograd recording, from tensors that require gradients",
+        "autograd recording, from tensors that require gradients. (A `Parameter` goes through a deepcopy of "
+        "its own, which copies it even when it is not a leaf.)",
         scope="registry",
     ),
     Claim(

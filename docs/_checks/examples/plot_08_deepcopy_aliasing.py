@@ -43,6 +43,8 @@ def _slice_costs_whole_for_plain_only(matrix: Matrix) -> None:
     big = torch.arange(1000.0)
     plain = copy.deepcopy(big[:10]).untyped_storage().nbytes()
     expect(plain == 4000, f"a plain slice's deepcopy holds {plain} bytes")
+    of_a_slice = copy.deepcopy(big[100:200][:10]).untyped_storage().nbytes()
+    expect(of_a_slice == 4000, f"the deepcopy of a slice of a slice holds {of_a_slice} bytes")
     parameter = torch.nn.Parameter(big[:10])
     kept = copy.deepcopy(parameter).untyped_storage().nbytes()
     expect(
@@ -80,10 +82,10 @@ CLAIMS = [
     Claim(
         "plain-slice-whole",
         _slice_costs_whole_for_plain_only,
-        quote="On other plain tensors deepcopy works on whole storages, the memory under the tensors, which "
-        "is also why a deepcopy of a small slice of one costs as much as the tensor it was cut from (a "
-        "`Parameter` goes through its own deepcopy, which clones only its elements, and so does a slice "
-        "with the conjugate or negative bit)",
+        quote="On plain tensors deepcopy works on whole storages, the memory under the tensors, which is "
+        "also why the deepcopy of a small slice of a plain tensor holds the whole storage the slice looks at "
+        "(a `Parameter` goes through its own deepcopy, which clones only its elements, and the copy of a "
+        "slice with the conjugate or negative bit ends up holding only its elements)",
         scope="stated: plain tensors, against a Parameter and conjugate or negative slices",
     ),
     Claim(

@@ -30,6 +30,7 @@ def _best_model_state_dict(matrix: Matrix) -> None:
         "p.data = p.data - lr * p.grad": lambda model: [
             setattr(p, "data", p.data - 0.1 * p.grad) for p in model.parameters()
         ],
+        "p.set_(p - lr * p.grad)": lambda model: [p.set_(p - 0.1 * p.grad) for p in model.parameters()],
     }
     for name, step in steps.items():
         torch.manual_seed(0)
@@ -40,7 +41,7 @@ def _best_model_state_dict(matrix: Matrix) -> None:
         with torch.no_grad():
             step(model)
         changed = not all(torch.equal(best[key], before[key]) for key in best)
-        in_place = name != "p.data = p.data - lr * p.grad"
+        in_place = name in ("SGD.step()", "Adam.step()", "p -= lr * p.grad")
         expect(changed == in_place, f"{name}: best {'changed' if changed else 'stayed'}")
 
 
@@ -55,8 +56,9 @@ CLAIMS = [
         "last-weights",
         _best_model_state_dict,
         quote="`state_dict` returns tensors that share memory with the model's parameters, so every "
-        "training step that updates them in place, as an optimizer's `step()` does, changes `best` as well",
-        scope="stated: in-place steps (optimizers, -=), against a step that rebinds .data",
+        "training step that writes new values into them in place, as an optimizer's `step()` does, changes "
+        "`best` as well",
+        scope="stated: in-place writes (optimizers, -=), against steps that rebind .data or set_()",
     ),
     Claim(
         "detached",

@@ -69,9 +69,10 @@ CLAIMS = [
         "frozen-copy",
         _frozen_copy_is_the_target,
         quote="`copy.deepcopy(model).requires_grad_(False)`, updated under {class}`torch.no_grad`, "
-        "gives exactly that for a model whose forward passes change no buffers, such as this one. In "
-        "training mode, a forward pass through a BatchNorm layer also changes the copy's running "
-        "statistics, even under `torch.no_grad`, so such a copy also needs `eval()`",
+        "gives exactly that for a model whose tensors are all parameters and buffers, and whose forward "
+        "passes change no buffers, such as this one. In training mode, a forward pass through a BatchNorm "
+        "layer that tracks running statistics also changes the copy's, even under `torch.no_grad`, so such "
+        "a copy also needs `eval()`",
         scope="stated: the example's model, against one with a BatchNorm layer in training and eval mode",
     ),
     Claim(
