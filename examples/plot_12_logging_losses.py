@@ -97,8 +97,8 @@ print(f"{round(total_detached.item(), 4) = }")
 # %%
 # In evaluation: ``torch.no_grad()``
 # ----------------------------------
-# Under :class:`torch.no_grad` nothing is recorded at all, so even ``total += loss`` keeps
-# no graph.
+# Under :class:`torch.no_grad` no backward graph is recorded, so even ``total += loss``
+# keeps no graph.
 total_no_grad = 0.0
 with torch.no_grad():
     for inputs, targets in batches:

@@ -23,8 +23,10 @@ print(f"{x.stride() = }")
 print(f"{x.is_contiguous(memory_format=torch.channels_last) = }")
 
 # %%
-# ``clone()`` defaults to ``memory_format=torch.preserve_format``: the copy has the same
-# strides as the source.
+# ``clone()`` defaults to ``memory_format=torch.preserve_format``: when the source covers its
+# memory without gaps or overlaps, as here, the copy has the same strides as the source. A
+# source with gaps (the stepped slice below) or overlaps (the ``expand`` below) gets new,
+# dense strides.
 c = x.clone()
 print(f"{c.stride() = }")
 print(f"{c.is_contiguous(memory_format=torch.channels_last) = }")
@@ -84,7 +86,8 @@ print(f"{tcdoc.compare(wide, wide_copy).new_bytes = }")
 
 # %%
 # :func:`copy.deepcopy` behaves differently here: it copies the storage and keeps the
-# strides, so the stride-0 layout and the small memory survive.
+# strides, so the stride-0 layout and the small memory survive. (Not for a conjugate or
+# negative view: deepcopy resolves the bit, into new, dense memory.)
 import copy
 
 wide_deep = copy.deepcopy(wide)

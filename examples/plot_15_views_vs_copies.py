@@ -12,8 +12,9 @@ the three ways to tell.
 # Three ways to tell
 # ------------------
 # A view shares memory with its source (:func:`tcdoc.shares_memory`), reports
-# ``_is_view()`` and keeps a reference to the tensor it views in ``_base``. The last two
-# are the view tracking that autograd relies on.
+# ``_is_view()`` and keeps a reference to its base in ``_base`` (for a view of a view, the
+# first tensor of the chain, below). The last two are the view tracking that autograd relies
+# on. A view of an inference tensor, made under :class:`torch.inference_mode`, has neither.
 import torch
 
 import tcdoc

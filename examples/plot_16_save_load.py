@@ -3,11 +3,11 @@
 
 :func:`torch.save` does not write tensors one by one: it writes their *storages*, the blocks
 of memory underneath, and records each tensor as a window onto one of them. Two things
-follow that surprise people. Tensors saved in one call that shared memory with one dtype share
-it again after :func:`torch.load` (:func:`torch.save` refuses tensors that view the same memory
-as different dtypes). And saving a small slice of a big tensor writes the big tensor's whole
-storage. We save into an in-memory :class:`io.BytesIO` buffer, so no file is left behind.
-A file's size differs from the buffer's by a few bytes, as the last section measures.
+follow that surprise people. Tensors saved in one call that view one storage with one dtype (a
+tensor and its views) share it again after :func:`torch.load` (:func:`torch.save` refuses
+tensors that view one storage as different dtypes). And saving a small slice of a big tensor
+writes the big tensor's whole storage. We save into an in-memory :class:`io.BytesIO` buffer, so
+no file is left behind. A file's size depends on its name, as the last section measures.
 """
 
 # %%
@@ -55,7 +55,9 @@ print(f'{loaded["window"]._is_view() = }')
 print(f'{loaded["window"]._base is None = }')
 
 # %%
-# Saved in two calls, they come back as two separate copies.
+# Saved in two calls, they come back as two separate copies. So do tensors saved in one call
+# that share memory through two storages, such as two ``torch.from_numpy()`` of one array:
+# :func:`torch.save` recognises a shared storage, not shared memory.
 first, second = io.BytesIO(), io.BytesIO()
 torch.save(signal, first)
 torch.save(window, second)
@@ -88,8 +90,9 @@ print(f"{loaded_window.untyped_storage().nbytes() = }")
 print(f"{tcdoc.compare(signal, window.clone()).new_bytes = }")
 
 # %%
-# A file holds the same archive, except that the archive records the file's name, so its size
-# differs from the buffer's by a few bytes, and from one file name to another.
+# A file holds the same archive, except that its records are named after the file: its name
+# less the suffix, where a buffer's records are named ``archive``. So the file's size changes
+# with that name, here by up to a few hundred bytes from the buffer's.
 import pathlib
 import tempfile
 

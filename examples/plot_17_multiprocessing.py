@@ -10,7 +10,8 @@ Python uses ``"spawn"`` on Windows and macOS, and ``"forkserver"`` on Linux from
 (``"fork"`` before), as `Python's documentation
 <https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods>`_ explains.
 :mod:`torch.multiprocessing` adds a twist: sending a tensor through one of its queues moves the
-tensor into shared memory, so a tensor you thought was private becomes shared. We run real
+tensor into shared memory, so a tensor you thought was private becomes shared (step 6 has an
+exception). We run real
 workers on the CPU, under every start method this machine has, and follow one tensor at a time.
 """
 
@@ -18,7 +19,9 @@ workers on the CPU, under every start method this machine has, and follow one te
 # Step 1: memory that two processes can see
 # -----------------------------------------
 # :meth:`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory
-# that other processes can map.
+# that other processes can map. Its views follow; a NumPy array taken from it before with
+# ``numpy()`` stays on the old memory, so take the array after the move (a queue moves it
+# too, step 6).
 import torch
 
 shared = torch.zeros(3)
@@ -30,11 +33,10 @@ print(f"after:  {shared.is_shared() = }")
 # Step 2: real workers, every start method
 # ----------------------------------------
 # :func:`tcdoc.start_methods` hands tensors of zeros to one worker per start method: an
-# ordinary tensor and one in shared memory, each once as an argument of the
+# ordinary tensor (no gradients) and one in shared memory, each once as an argument of the
 # :class:`~multiprocessing.Process` and once through a :mod:`torch.multiprocessing` queue.
 # The worker adds one to each, in place, and exits; then the parent looks at its own tensors.
-# (tcdoc starts the workers from a fresh Python of its own, so that no worker runs this script
-# again; spawning Pythons that import torch takes a few seconds.) The whole answer first:
+# (Spawning Pythons that import torch takes a few seconds.) The whole answer first:
 import tcdoc
 
 found = tcdoc.start_methods()
@@ -42,8 +44,7 @@ print(found)
 
 
 # %%
-# The steps below read single cells of that table: what the parent sees after the worker added
-# one, whether its tensor is in shared memory now, and whether its data moved.
+# The steps below read single cells of that table, one line each.
 def seen(method: str, tensor: str, passed: str) -> str:
     """Say what the parent saw, for one start method, tensor and way of passing it."""
     write = found.get(method, tensor, passed)
@@ -85,6 +86,10 @@ for method in ("spawn", "forkserver"):
 # To send an ordinary tensor, the queue moves its storage into shared memory, under every
 # start method measured, so the worker's write reaches the parent even though nobody called
 # ``share_memory_()``.
+#
+# The exception: a non-leaf tensor that requires gradients cannot be sent. Pickling it raises,
+# so ``Process.start()`` raises under spawn and forkserver, and a queue prints the error and
+# drops the tensor. Send its ``detach()``.
 for method in found.methods:
     print(seen(method, "ordinary", "queue"))
 

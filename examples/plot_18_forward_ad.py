@@ -4,11 +4,13 @@
 Forward-mode automatic differentiation (:mod:`torch.autograd.forward_ad`) computes a
 directional derivative alongside the values: each tensor of the computation is a *dual
 tensor* that carries a *tangent* next to its primal value. It is how Jacobian-vector
-products are computed in one forward pass. With gradients enabled, the copy methods treat the
-tangent the way they treat the backward graph: ``detach()`` drops it, ``clone()`` carries it
-along. The grad modes part the two: under :class:`torch.no_grad` a clone records no backward
-graph yet keeps the tangent, and under :class:`torch.inference_mode` it keeps neither. A tangent
-lost by mistake means a derivative that silently reads as "none".
+products are computed in one forward pass. With gradients enabled, ``detach()`` and
+``clone()`` treat the tangent the way they treat the backward graph: ``detach()`` drops it,
+``clone()`` carries it along. Not every copy does: :func:`copy.deepcopy`, which refuses a
+tensor with a backward graph, drops the tangent silently, and so does ``.data``. The grad modes
+part the two: under :class:`torch.no_grad` a clone records no backward graph yet keeps the
+tangent, and under :class:`torch.inference_mode` it keeps neither. A tangent lost by mistake
+means a derivative that silently reads as "none".
 """
 
 # %%

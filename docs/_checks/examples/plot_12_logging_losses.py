@@ -38,6 +38,20 @@ def _chain_after_backward_fails(matrix: Matrix) -> None:
     expect("backward through the graph a second time" in str(error), f"the error says: {error}")
 
 
+def _no_graph_under_no_grad(matrix: Matrix) -> None:
+    """Check that a loss summed under no_grad keeps no graph (no grad_fn, no saved bytes)."""
+    torch.manual_seed(0)
+    model = torch.nn.Linear(8, 1)
+    total = torch.zeros(())
+    with torch.no_grad():
+        for _ in range(3):
+            total += torch.nn.functional.mse_loss(model(torch.randn(4, 8)), torch.randn(4, 1))
+    expect(total.grad_fn is None and not total.requires_grad, f"total has grad_fn {total.grad_fn}")
+    expect(graph_memory(total).saved_bytes == 0, "total holds saved tensors")
+    with_grad = torch.nn.functional.mse_loss(model(torch.randn(4, 8)), torch.randn(4, 1))
+    expect(with_grad.grad_fn is not None, "with gradients enabled the loss recorded no graph either")
+
+
 CLAIMS = [
     Claim(
         "bytes-grow",
@@ -46,6 +60,12 @@ CLAIMS = [
         "(storages that "
         "all batches share, such as a weight, count once)",
         scope="stated: the example's loop, batch after batch",
+    ),
+    Claim(
+        "no-grad-no-graph",
+        _no_graph_under_no_grad,
+        quote="Under {class}`torch.no_grad` no backward graph is recorded, so even `total += loss` keeps no "
+        "graph",
     ),
     Claim(
         "useless-chain",

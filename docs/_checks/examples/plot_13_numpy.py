@@ -57,6 +57,44 @@ def _numpy_wraps_only_what_numpy_reads(matrix: Matrix) -> None:
         expect(not np.shares_memory(forced, z.numpy()), f"{name}: force=True shares memory")
         expect(np.array_equal(forced, view.resolve_conj().resolve_neg().numpy()), f"{name}: wrong values")
     raises(lambda: torch.zeros(3, dtype=torch.bfloat16).detach().cpu().numpy(), TypeError)
+    # The reader's break: float32, on the CPU, no bit set, yet not strided.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # CSR and CSC support is "in beta state"
+        plain = torch.zeros(2, 3)
+        for sparse in (plain.to_sparse(), plain.to_sparse_csr(), plain.to_sparse_csc()):
+            expect(not sparse.is_conj() and not sparse.is_neg(), f"{sparse.layout} has a bit set")
+            error = raises(functools.partial(torch.Tensor.numpy, sparse.detach().cpu()), TypeError)
+            expect("layout" in str(error), f"{sparse.layout}: {error}")
+
+
+def _array_stays_when_the_tensor_moves(matrix: Matrix) -> None:
+    """Check the reader's break: share_memory_() and a queue's move leave an earlier array behind.
+
+    The old memory is compared by address only, never read or written: torch may have freed it.
+    """
+    import multiprocessing.queues
+
+    import torch.multiprocessing
+
+    moved, sent = torch.arange(4.0), torch.arange(4.0)
+    arrays = {"share_memory_()": moved.numpy(), "a queue": sent.numpy()}
+    expect(
+        all(
+            shares_memory(t, torch.from_numpy(a)) for t, a in zip((moved, sent), arrays.values(), strict=True)
+        ),
+        "copied",
+    )
+    moved.share_memory_()  # type: ignore[no-untyped-call]
+    queue: multiprocessing.queues.Queue[object] = torch.multiprocessing.Queue()
+    queue.put(sent)
+    queue.get(timeout=60)
+    queue.close()
+    queue.join_thread()
+    for (name, array), tensor in zip(arrays.items(), (moved, sent), strict=True):
+        start, end = array.ctypes.data, array.ctypes.data + array.nbytes
+        first, last = tensor.data_ptr(), tensor.data_ptr() + tensor.numel() * tensor.element_size()
+        expect(tensor.is_shared(), f"{name}: the tensor did not move into shared memory")  # type: ignore[no-untyped-call]
+        expect(end <= first or last <= start, f"{name}: the array still reaches the tensor's memory")
 
 
 CLAIMS = [
@@ -71,11 +109,19 @@ CLAIMS = [
     Claim(
         "idiom",
         _numpy_wraps_only_what_numpy_reads,
-        quote="and `numpy()` wraps the memory of a CPU tensor whose dtype NumPy has and that has no "
-        "conjugate or negative bit. It raises for conjugate or negative views (resolve them first, which "
-        "copies) and for `bfloat16`; `numpy(force=True)` copies when it has to resolve the bit",
+        quote="and `numpy()` wraps the memory of a strided (not sparse) CPU tensor whose dtype NumPy has "
+        "and that has no conjugate or negative bit. It raises for conjugate or negative views (resolve "
+        "them first, which copies), for `bfloat16` and for sparse tensors; `numpy(force=True)` copies "
+        "when it has to resolve the bit",
         needs=("numpy",),
-        scope="stated: conjugate and negative views and bfloat16, against a plain CPU tensor",
+        scope="stated: conjugate and negative views, bfloat16 and sparse layouts, against a plain CPU tensor",
+    ),
+    Claim(
+        "array-left-behind",
+        _array_stays_when_the_tensor_moves,
+        quote="It keeps looking there if the tensor moves: after `share_memory_()`, which a "
+        "`torch.multiprocessing` queue also does to a tensor it sends, the two no longer share memory",
+        needs=("numpy",),
     ),
     Claim(
         "from-numpy",

@@ -40,13 +40,33 @@ def _catalogue(matrix: Matrix) -> None:
     expect(x.contiguous() is x, "contiguous() of a contiguous tensor is not x")
 
 
+def _three_ways(matrix: Matrix) -> None:
+    """Check the catalogue's views, and the reader's break: a view of an inference tensor is untracked."""
+    _catalogue(matrix)
+    with torch.inference_mode():
+        inference = torch.zeros(3, 4)
+        views = {"inside": inference[1:], "of a chain": inference[1:][0]}
+    views["outside"] = inference[1:]
+    for name, view in views.items():
+        expect(shares_memory(inference, view), f"{name}: the view of an inference tensor shares no memory")
+        expect(
+            not view._is_view() and view._base is None, f"{name}: the view of an inference tensor is tracked"
+        )
+
+
 CLAIMS = [
     Claim(
         "three-ways",
-        _catalogue,
+        _three_ways,
         quote="A view shares memory with its source ({func}`tcdoc.shares_memory`), reports `_is_view()` "
-        "and keeps "
-        "a reference to the tensor it views in `_base`",
+        "and keeps a reference to its base in `_base` (for a view of a view, the first tensor of the "
+        "chain, below)",
+    ),
+    Claim(
+        "inference-views",
+        _three_ways,
+        quote="A view of an inference tensor, made under {class}`torch.inference_mode`, has neither",
+        scope="stated: views of an inference tensor",
     ),
     Claim(
         "views",

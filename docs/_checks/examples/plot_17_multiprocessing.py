@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 import tcdoc
+from _checks._helpers import raises_saying
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
 
@@ -37,6 +38,88 @@ def _share_memory_moves_in_place(matrix: Matrix) -> None:
     expect(not _is_shared(x), "a new tensor started in shared memory")
     expect(x.share_memory_() is x, "share_memory_() did not return x itself")  # type: ignore[no-untyped-call]
     expect(_is_shared(x) and x.data_ptr() != pointer, "the storage did not move into shared memory")
+
+
+def _disjoint(array: object, tensor: torch.Tensor) -> bool:
+    """Tell whether a NumPy array's bytes and a tensor's bytes are apart in memory."""
+    start = int(array.ctypes.data)  # type: ignore[attr-defined]
+    end = start + int(array.nbytes)  # type: ignore[attr-defined]
+    first = tensor.data_ptr()
+    return end <= first or first + tensor.numel() * tensor.element_size() <= start
+
+
+def _numpy_array_left_behind(matrix: Matrix) -> None:
+    """Check the reader's break: a view follows share_memory_() (and a queue's move), an earlier array not.
+
+    The array's old memory is only compared by address, never read or written: torch may have freed it.
+    """
+    import multiprocessing.queues
+
+    import torch.multiprocessing
+
+    _share_memory_moves_in_place(matrix)
+    x = torch.arange(4.0)
+    array, view = x.numpy(), x[1:]
+    expect(not _disjoint(array, x), "the array does not share the tensor's memory before the move")
+    x.share_memory_()  # type: ignore[no-untyped-call]
+    expect(view.data_ptr() == x.data_ptr() + 4 and _is_shared(view), "the view did not follow the move")
+    expect(_disjoint(array, x), "the array followed the move")
+    sent = torch.arange(4.0)
+    array = sent.numpy()
+    queue: multiprocessing.queues.Queue[object] = torch.multiprocessing.Queue()
+    queue.put(sent)
+    queue.get(timeout=60)
+    queue.close()
+    queue.join_thread()
+    expect(_is_shared(sent) and _disjoint(array, sent), "after a queue's move the array still reaches it")
+
+
+def _refuse(tensor: torch.Tensor) -> None:  # pragma: no cover - never runs: pickling it raises first
+    """Do nothing: a worker's target that never starts."""
+
+
+def _non_leaf_is_refused(matrix: Matrix) -> None:
+    """Check the reader's break: a non-leaf that requires grad raises as an argument, a queue drops it."""
+    import contextlib
+    import io
+    import multiprocessing
+    import multiprocessing.queues
+    from multiprocessing.reduction import ForkingPickler
+
+    import torch.multiprocessing
+
+    non_leaf = torch.zeros(3, requires_grad=True) * 1
+    raises_saying(lambda: ForkingPickler.dumps(non_leaf), "non-leaf tensor which requires_grad")
+    for method in ("spawn", "forkserver"):
+        if method not in multiprocessing.get_all_start_methods():  # pragma: no cover - Windows
+            continue
+        context = torch.multiprocessing.get_context(method)
+        worker = context.Process(target=_refuse, args=(non_leaf,))  # type: ignore[attr-defined]
+        error = raises_saying(worker.start, "non-leaf tensor which requires_grad")
+        expect("detach()" in str(error), f"{method}: the error does not name detach(): {error}")
+    queue: multiprocessing.queues.Queue[object] = torch.multiprocessing.Queue()
+    printed = io.StringIO()
+    with contextlib.redirect_stderr(printed):  # the feeder thread prints the error here
+        queue.put(non_leaf)
+        queue.put("next")
+        first = queue.get(timeout=60)
+    queue.close()
+    queue.join_thread()
+    expect(first == "next", f"the queue delivered {first!r} first, not the next item")
+    expect("non-leaf tensor which requires_grad" in printed.getvalue(), "the queue printed no error")
+    expect(not _is_shared(non_leaf), "the refused tensor moved into shared memory")
+    queue = torch.multiprocessing.Queue()
+    queue.put(non_leaf.detach())
+    received = queue.get(timeout=60)
+    queue.close()
+    queue.join_thread()
+    sent = isinstance(received, torch.Tensor) and torch.equal(received, non_leaf.detach())
+    expect(sent and _is_shared(non_leaf), "its detach() was not sent, or the non-leaf's memory did not move")
+
+
+def _queues_move_or_refuse(matrix: Matrix) -> None:
+    _queue_moves_under_every_method(matrix)
+    _non_leaf_is_refused(matrix)
 
 
 def _shared_reaches_the_parent_under_every_method(matrix: Matrix) -> None:
@@ -118,15 +201,30 @@ def _a_sent_clone_leaves_the_original(matrix: Matrix) -> None:
 CLAIMS = [
     Claim(
         "queues",
-        _queue_moves_under_every_method,
+        _queues_move_or_refuse,
         quote="sending a tensor through one of its queues moves the tensor into shared memory, so a "
-        "tensor you thought was private becomes shared",
+        "tensor you thought was private becomes shared (step 6 has an exception)",
     ),
     Claim(
         "share-memory",
         _share_memory_moves_in_place,
         quote="{meth}`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory "
         "that other processes can map",
+    ),
+    Claim(
+        "numpy-left-behind",
+        _numpy_array_left_behind,
+        quote="Its views follow; a NumPy array taken from it before with `numpy()` stays on the old "
+        "memory, so take the array after the move (a queue moves it too, step 6)",
+        needs=("numpy",),
+    ),
+    Claim(
+        "non-leaf-refused",
+        _non_leaf_is_refused,
+        quote="The exception: a non-leaf tensor that requires gradients cannot be sent. Pickling it "
+        "raises, so `Process.start()` raises under spawn and forkserver, and a queue prints the error and "
+        "drops the tensor. Send its `detach()`",
+        scope="stated: spawn and forkserver arguments, a queue in this process",
     ),
     Claim(
         "shared-everywhere",

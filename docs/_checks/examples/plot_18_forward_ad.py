@@ -5,12 +5,13 @@ Each gives the words the example says (``quote``), word for word, and the check 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
 import torch
 
-from _checks._helpers import detach_clone_has_no_tangent, forward_tangents, tangent_of
+from _checks._helpers import detach_clone_has_no_tangent, forward_tangents, raises_saying, tangent_of
 from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
 
@@ -20,6 +21,13 @@ __all__ = ["CLAIMS"]
 def _tangents_follow_the_graph(matrix: Matrix) -> None:
     forward_tangents(matrix)
     detach_clone_has_no_tangent(matrix)
+
+
+def _deepcopy_and_data_drop_it(matrix: Matrix) -> None:
+    """Check the reader's break: deepcopy and .data drop a tangent, while deepcopy refuses a non-leaf."""
+    expect(tangent_of(copy.deepcopy) is None, "copy.deepcopy kept the tangent")
+    expect(tangent_of(lambda t: t.data) is None, ".data kept the tangent")
+    raises_saying(lambda: copy.deepcopy(torch.ones(3, requires_grad=True) * 2), "graph leaves")
 
 
 def _clone_under(
@@ -47,8 +55,16 @@ CLAIMS = [
     Claim(
         "tangent",
         _tangents_follow_the_graph,
-        quote="With gradients enabled, the copy methods treat the tangent the way they treat the backward "
-        "graph: `detach()` drops it, `clone()` carries it along",
+        quote="With gradients enabled, `detach()` and `clone()` treat the tangent the way they treat the "
+        "backward graph: `detach()` drops it, `clone()` carries it along",
+        scope="stated: detach() and clone()",
+    ),
+    Claim(
+        "deepcopy-drops-tangent",
+        _deepcopy_and_data_drop_it,
+        quote="Not every copy does: {func}`copy.deepcopy`, which refuses a tensor with a backward graph, "
+        "drops the tangent silently, and so does `.data`",
+        scope="stated: copy.deepcopy and .data, against a non-leaf's backward graph",
     ),
     Claim(
         "grad-modes-part",

@@ -50,8 +50,12 @@ def _zero_dim_index_is_a_view(matrix: Matrix) -> None:
         row = batch[torch.tensor(1, dtype=dtype)]
         expect(shares_memory(batch, row) and row._is_view(), f"a 0-dim {dtype} index copied")
         expect(torch.equal(row, batch[1]), f"a 0-dim {dtype} index did not pick row 1")
-    for dtype in (torch.uint8, torch.bool):
-        expect(not shares_memory(batch, batch[torch.tensor(1, dtype=dtype)]), f"a 0-dim {dtype} index shares")
+    for dtype in (torch.uint8, torch.bool):  # the reader's break: uint8 is an integer dtype, yet a mask
+        masked = batch[torch.tensor(1, dtype=dtype)]
+        expect(not shares_memory(batch, masked), f"a 0-dim {dtype} index shares")
+        expect(
+            masked.shape == (1, 4, 3), f"a 0-dim {dtype} index gave shape {tuple(masked.shape)}, not a mask's"
+        )
 
 
 def _augmented_assignment_writes_back(matrix: Matrix) -> None:
@@ -100,8 +104,10 @@ CLAIMS = [
     Claim(
         "zero-dim-index",
         _zero_dim_index_is_a_view,
-        quote="A zero-dimensional tensor of integer indices is the exception: it acts as an integer, and "
-        "`batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`",
+        quote="A zero-dimensional tensor of signed integer indices is the exception: it acts as an integer, "
+        "and `batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`. A zero-dimensional `uint8` or "
+        "`bool` tensor acts as a mask instead, and copies",
+        scope="stated: int8, int16, int32 and int64 against uint8 and bool",
     ),
     Claim(
         "assignment-writes",

@@ -90,6 +90,15 @@ def _optimizer_not_converted(matrix: Matrix) -> None:
         other.step()  # raises, and fails the check, if this optimizer refuses the mixed dtypes
         kept = other.state[model.weight][state_name].dtype
         expect(kept == torch.float32, f"{type(other).__name__}'s state became {kept}")
+    # The reader's break: a centered RMSprop keeps a grad_avg it updates with lerp_, which refuses float64.
+    model = torch.nn.Linear(3, 1)
+    centered = torch.optim.RMSprop(model.parameters(), centered=True)
+    backward(model(torch.ones(2, 3)).sum())
+    centered.step()
+    model.to(torch.float64)
+    centered.zero_grad()
+    backward(model(torch.ones(2, 3, dtype=torch.float64)).sum())
+    raises_saying(centered.step, "dtype")
 
 
 def _deepcopy_before_converting(matrix: Matrix) -> None:
@@ -134,8 +143,9 @@ CLAIMS = [
         _optimizer_not_converted,
         quote="The optimizer holds the same `Parameter` objects, so it would update the converted "
         "weights. Its state, though, is still float32, and Adam's next step raises. (Not every optimizer "
-        "raises: SGD with momentum and RMSprop step on, their state still float32.)",
-        scope="stated: Adam, SGD with momentum and RMSprop",
+        "raises: SGD with momentum and RMSprop with its default settings step on, their state still "
+        "float32. `RMSprop(centered=True)` raises like Adam.)",
+        scope="stated: Adam, SGD with momentum, RMSprop with its defaults and centered",
     ),
     Claim(
         "load-state-dict",

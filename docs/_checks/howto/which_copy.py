@@ -115,6 +115,11 @@ def _target_fills_its_grad(matrix: Matrix) -> None:
 def _detach_copies_nothing_follows_x(matrix: Matrix) -> None:
     detach_copies_nothing(matrix)
     _detach_follows_writes(matrix)
+    # The reader's break: x.set_() is in place too, but gives x other memory, which the alias does not see.
+    x = torch.zeros(3)
+    alias = x.detach()
+    x.set_(torch.full((3,), 7.0))  # type: ignore[call-overload]
+    expect(torch.equal(alias, torch.zeros(3)) and not shares_memory(alias, x), "the alias followed x.set_()")
 
 
 def _requires_grad_false_on_non_leaf(matrix: Matrix) -> None:
@@ -205,6 +210,12 @@ def _clone_detach_drop_parameter(matrix: Matrix) -> None:
 
 def _numpy_refuses_and_shares(matrix: Matrix) -> None:
     raises(lambda: torch.ones(3, requires_grad=True).numpy())
+    # The reader's break: the refusal needs gradients enabled; under no_grad or inference_mode it shares.
+    needs_grad = torch.ones(3, requires_grad=True) * 2
+    for mode in (torch.no_grad, torch.inference_mode):
+        with mode():
+            array = needs_grad.numpy()
+        expect(shares_memory(needs_grad, torch.from_numpy(array)), f"under {mode.__name__} numpy() copied")
     t = torch.zeros(3)
     array = t.numpy()
     array[0] = 5.0
@@ -245,7 +256,7 @@ CLAIMS = [
     Claim(
         "detach-copies-nothing",
         _detach_copies_nothing_follows_x,
-        pin="2b60492cca",
+        pin="6336ece606",
         scope="registry; the in-place writes of IN_PLACE_WRITES and an SGD step",
     ),
     Claim("may-share", _may_share, pin="af8cd661cb", needs=("numpy",)),
@@ -301,7 +312,7 @@ CLAIMS = [
     Claim(
         "numpy-refuses-and-shares",
         _numpy_refuses_and_shares,
-        pin="7f7267536c",
+        pin="83ae618f1c",
         needs=("numpy",),
         scope="stated: tensors that require gradients; CPU tensors",
     ),
@@ -315,7 +326,7 @@ CLAIMS = [
     Claim(
         "ordinary-tensor-start-method",
         _ordinary_tensor_depends_on_start_method,
-        pin="2bb592c8f7",
+        pin="459678032c",
         scope="stated: fork, spawn and forkserver, an ordinary tensor passed as an argument of a Process",
     ),
     Claim("float-is-x", _float_is_x_no_copy, pin="14dbf1610e"),
