@@ -71,10 +71,11 @@ def _memo_keeps_plain_sharing(matrix: Matrix) -> None:
         expect(shares_memory(z, view) and not shares_memory(cz, cv), f"the {name} view kept its sharing")
         expect(torch.equal(cv, view), f"the {name} view's copy changed its values")
     array = numpy.arange(6.0)
-    t1, t2 = torch.from_numpy(array), torch.from_numpy(array)
-    c1, c2 = copy.deepcopy([t1, t2])
+    first, second = torch.from_numpy(array), torch.from_numpy(array)
+    first_copy, second_copy = copy.deepcopy([first, second])
     expect(
-        shares_memory(t1, t2) and not shares_memory(c1, c2), "two storages over one array kept their sharing"
+        shares_memory(first, second) and not shares_memory(first_copy, second_copy),
+        "two storages over one array kept their sharing",
     )
 
 

@@ -6,10 +6,12 @@ Each gives the words the example says (``quote``), word for word, and the check 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 import torch
 
 from _checks._helpers import (
+    backward,
     clones_come_apart_deepcopy_keeps,
     state_dict_references,
     state_dict_shares_both,
@@ -20,24 +22,48 @@ from tcdoc.claims import Claim, expect
 __all__ = ["CLAIMS"]
 
 
+def _sgd_step(model: torch.nn.Module) -> None:
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+
+
+def _adam_step(model: torch.nn.Module) -> None:
+    torch.optim.Adam(model.parameters(), lr=0.1).step()
+
+
+def _subtract_in_place(model: torch.nn.Module) -> None:
+    for p in model.parameters():
+        assert p.grad is not None
+        p.sub_(0.1 * p.grad)
+
+
+def _rebind_data(model: torch.nn.Module) -> None:
+    for p in model.parameters():
+        assert p.grad is not None
+        p.data = p.data - 0.1 * p.grad
+
+
+def _set(model: torch.nn.Module) -> None:
+    for p in model.parameters():
+        assert p.grad is not None
+        p.set_(p - 0.1 * p.grad)  # type: ignore[call-overload]
+
+
 def _best_model_state_dict(matrix: Matrix) -> None:
     state_dict_references(matrix)
     state_dict_shares_both(matrix)
-    steps = {
-        "SGD.step()": lambda model: torch.optim.SGD(model.parameters(), lr=0.1).step(),
-        "Adam.step()": lambda model: torch.optim.Adam(model.parameters(), lr=0.1).step(),
-        "p -= lr * p.grad": lambda model: [p.sub_(0.1 * p.grad) for p in model.parameters()],
-        "p.data = p.data - lr * p.grad": lambda model: [
-            setattr(p, "data", p.data - 0.1 * p.grad) for p in model.parameters()
-        ],
-        "p.set_(p - lr * p.grad)": lambda model: [p.set_(p - 0.1 * p.grad) for p in model.parameters()],
+    steps: dict[str, Callable[[torch.nn.Module], object]] = {
+        "SGD.step()": _sgd_step,
+        "Adam.step()": _adam_step,
+        "p -= lr * p.grad": _subtract_in_place,
+        "p.data = p.data - lr * p.grad": _rebind_data,
+        "p.set_(p - lr * p.grad)": _set,
     }
     for name, step in steps.items():
         torch.manual_seed(0)
         model = torch.nn.Linear(4, 1)
         best = model.state_dict()
         before = {key: value.clone() for key, value in best.items()}
-        model(torch.ones(2, 4)).sum().backward()  # type: ignore[no-untyped-call]
+        backward(model(torch.ones(2, 4)).sum())
         with torch.no_grad():
             step(model)
         changed = not all(torch.equal(best[key], before[key]) for key in best)
