@@ -14,9 +14,10 @@ This example is about NumPy, so it needs ``numpy`` installed besides ``torch`` a
 # %%
 # ``tensor.numpy()`` shares memory
 # --------------------------------
-# The array looks at the tensor's memory, so writing into the array changes the tensor. It
-# keeps looking there if the tensor moves: after ``share_memory_()``, which a
-# ``torch.multiprocessing`` queue also does to a tensor it sends, the two no longer share memory.
+# The array looks at the tensor's memory, so writing into the array changes the tensor. It does
+# not follow the tensor to new memory: after ``share_memory_()``, which a
+# ``torch.multiprocessing`` queue also does to a tensor it sends, the two no longer share memory,
+# and the array is left on memory that torch may have freed. Take the array again after the move.
 import numpy as np
 import torch
 
@@ -67,10 +68,11 @@ with torch.no_grad():
 # ---------------------------
 # The usual idiom: :meth:`~torch.Tensor.detach` leaves the graph (without copying),
 # :meth:`~torch.Tensor.cpu` moves the data to the CPU (a no-op for a tensor already there),
-# and ``numpy()`` wraps the memory of a strided (not sparse) CPU tensor whose dtype NumPy has
-# and that has no conjugate or negative bit. It raises for conjugate or negative views (resolve
-# them first, which copies), for ``bfloat16`` and for sparse tensors; ``numpy(force=True)``
-# copies when it has to resolve the bit. On the CPU the array still shares memory with ``y``.
+# and ``numpy()`` wraps the memory of a strided CPU tensor (not sparse, not nested) whose dtype
+# NumPy has and that has no conjugate or negative bit. It raises for conjugate or negative views
+# (resolve them first, which copies), for ``bfloat16`` and for sparse and nested tensors;
+# ``numpy(force=True)`` copies when it has to resolve the bit. On the CPU the array still shares
+# memory with ``y``.
 n = y.detach().cpu().numpy()
 print(f"{n = }")
 print(f"{tcdoc.shares_memory(y, torch.from_numpy(n)) = }")

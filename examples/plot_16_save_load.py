@@ -7,7 +7,8 @@ follow that surprise people. Tensors saved in one call that view one storage wit
 tensor and its views) share it again after :func:`torch.load` (:func:`torch.save` refuses
 tensors that view one storage as different dtypes). And saving a small slice of a big tensor
 writes the big tensor's whole storage. We save into an in-memory :class:`io.BytesIO` buffer, so
-no file is left behind. A file's size depends on its name, as the last section measures.
+no file is left behind. Saved to a path, a file's size depends on its name, as the last section
+measures.
 """
 
 # %%
@@ -57,7 +58,7 @@ print(f'{loaded["window"]._base is None = }')
 # %%
 # Saved in two calls, they come back as two separate copies. So do tensors saved in one call
 # that share memory through two storages, such as two ``torch.from_numpy()`` of one array:
-# :func:`torch.save` recognises a shared storage, not shared memory.
+# what :func:`torch.save` joins again is a shared storage.
 first, second = io.BytesIO(), io.BytesIO()
 torch.save(signal, first)
 torch.save(window, second)
@@ -90,9 +91,10 @@ print(f"{loaded_window.untyped_storage().nbytes() = }")
 print(f"{tcdoc.compare(signal, window.clone()).new_bytes = }")
 
 # %%
-# A file holds the same archive, except that its records are named after the file: its name
-# less the suffix, where a buffer's records are named ``archive``. So the file's size changes
-# with that name, here by up to a few hundred bytes from the buffer's.
+# A file saved by its path holds the same archive, except that its records are named after the
+# file: its name less the suffix, where a buffer's records (and those of a file passed open) are
+# named ``archive``. So the file's size changes with that name, here by up to a few hundred bytes
+# from the buffer's.
 import pathlib
 import tempfile
 

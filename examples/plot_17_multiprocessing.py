@@ -19,9 +19,9 @@ workers on the CPU, under every start method this machine has, and follow one te
 # Step 1: memory that two processes can see
 # -----------------------------------------
 # :meth:`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory
-# that other processes can map. Its views follow; a NumPy array taken from it before with
-# ``numpy()`` stays on the old memory, so take the array after the move (a queue moves it
-# too, step 6).
+# that other processes can map. Its views follow; an array taken before with ``numpy()`` does
+# not, and is left on memory torch may have freed: take it after the move (a queue moves the
+# tensor too, step 6).
 import torch
 
 shared = torch.zeros(3)
@@ -87,9 +87,9 @@ for method in ("spawn", "forkserver"):
 # start method measured, so the worker's write reaches the parent even though nobody called
 # ``share_memory_()``.
 #
-# The exception: a non-leaf tensor that requires gradients cannot be sent. Pickling it raises,
-# so ``Process.start()`` raises under spawn and forkserver, and a queue prints the error and
-# drops the tensor. Send its ``detach()``.
+# The exception: ``torch.multiprocessing`` refuses to pickle a non-leaf tensor that requires
+# gradients. So ``Process.start()`` raises under spawn and forkserver, a ``SimpleQueue`` raises
+# in ``put()``, and a ``Queue`` prints the error and drops the tensor. Send its ``detach()``.
 for method in found.methods:
     print(seen(method, "ordinary", "queue"))
 

@@ -10,7 +10,8 @@ products are computed in one forward pass. With gradients enabled, ``detach()`` 
 tensor with a backward graph, drops the tangent silently, and so does ``.data``. The grad modes
 part the two: under :class:`torch.no_grad` a clone records no backward graph yet keeps the
 tangent, and under :class:`torch.inference_mode` it keeps neither. A tangent lost by mistake
-means a derivative that silently reads as "none".
+raises no error: a result computed from the copy together with tensors that kept theirs gets a
+wrong derivative.
 """
 
 # %%

@@ -43,8 +43,8 @@ print(f"{tcdoc.shares_memory(batch, large) = }")
 print(f"{batch = }")
 
 # %%
-# A zero-dimensional tensor of signed integer indices is the exception: it acts as an
-# integer, and ``batch[torch.tensor(1)]`` is a view of row 1, like ``batch[1]``. A
+# A zero-dimensional ``int64`` tensor (or ``int32``, ``int16``, ``int8``) is the exception: it
+# acts as an integer, and ``batch[torch.tensor(1)]`` is a view of row 1, like ``batch[1]``. A
 # zero-dimensional ``uint8`` or ``bool`` tensor acts as a mask instead, and copies.
 print(f"{tcdoc.shares_memory(batch, batch[torch.tensor(1)]) = }")
 

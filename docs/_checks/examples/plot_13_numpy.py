@@ -65,6 +65,9 @@ def _numpy_wraps_only_what_numpy_reads(matrix: Matrix) -> None:
             expect(not sparse.is_conj() and not sparse.is_neg(), f"{sparse.layout} has a bit set")
             error = raises(functools.partial(torch.Tensor.numpy, sparse.detach().cpu()), TypeError)
             expect("layout" in str(error), f"{sparse.layout}: {error}")
+        nested = torch.nested.nested_tensor([torch.zeros(2), torch.zeros(3)])  # warns: a prototype
+    expect(nested.layout == torch.strided and nested.is_nested, f"the nested tensor is {nested.layout}")
+    raises(functools.partial(torch.Tensor.numpy, nested.detach().cpu()), Exception)
 
 
 def _array_stays_when_the_tensor_moves(matrix: Matrix) -> None:
@@ -109,18 +112,20 @@ CLAIMS = [
     Claim(
         "idiom",
         _numpy_wraps_only_what_numpy_reads,
-        quote="and `numpy()` wraps the memory of a strided (not sparse) CPU tensor whose dtype NumPy has "
-        "and that has no conjugate or negative bit. It raises for conjugate or negative views (resolve "
-        "them first, which copies), for `bfloat16` and for sparse tensors; `numpy(force=True)` copies "
-        "when it has to resolve the bit",
+        quote="and `numpy()` wraps the memory of a strided CPU tensor (not sparse, not nested) whose dtype "
+        "NumPy has and that has no conjugate or negative bit. It raises for conjugate or negative views "
+        "(resolve them first, which copies), for `bfloat16` and for sparse and nested tensors; "
+        "`numpy(force=True)` copies when it has to resolve the bit",
         needs=("numpy",),
-        scope="stated: conjugate and negative views, bfloat16 and sparse layouts, against a plain CPU tensor",
+        scope="stated: conjugate and negative views, bfloat16, sparse layouts and a nested tensor, against a "
+        "plain CPU tensor",
     ),
     Claim(
         "array-left-behind",
         _array_stays_when_the_tensor_moves,
-        quote="It keeps looking there if the tensor moves: after `share_memory_()`, which a "
-        "`torch.multiprocessing` queue also does to a tensor it sends, the two no longer share memory",
+        quote="It does not follow the tensor to new memory: after `share_memory_()`, which a "
+        "`torch.multiprocessing` queue also does to a tensor it sends, the two no longer share memory, and "
+        "the array is left on memory that torch may have freed",
         needs=("numpy",),
     ),
     Claim(

@@ -52,6 +52,15 @@ def _file_records_its_name(matrix: Matrix) -> None:
             with zipfile.ZipFile(path) as archive:
                 stems = {record.split("/")[0] for record in archive.namelist()}
             expect(stems == {path.stem}, f"{name}: the archive's records are under {stems}, not {path.stem}")
+            with path.open("wb") as opened:
+                torch.save(saved, opened)
+            with zipfile.ZipFile(path) as archive:
+                stems = {record.split("/")[0] for record in archive.namelist()}
+            expect(stems == {"archive"}, f"{name}, passed open: the records are under {stems}, not archive")
+            expect(
+                path.stat().st_size == buffer.getbuffer().nbytes,
+                f"{name}, passed open: not the buffer's size",
+            )
     expect(sizes["a.pt"] == sizes["a.pth"], f"the suffix changed the size: {sizes}")
     expect(sizes["archive.pt"] == sizes["buffer"], f"a file named archive differs from the buffer: {sizes}")
     shown = [sizes["buffer"], sizes["a.pt"], sizes["best_model_weights.pth"]]
@@ -111,10 +120,11 @@ CLAIMS = [
     Claim(
         "file-records-name",
         _file_records_its_name,
-        quote="A file holds the same archive, except that its records are named after the file: its name "
-        "less the suffix, where a buffer's records are named `archive`. So the file's size changes with "
-        "that name, here by up to a few hundred bytes from the buffer's",
-        scope="stated: the example's two names, against a.pth and archive.pt",
+        quote="A file saved by its path holds the same archive, except that its records are named after the "
+        "file: its name less the suffix, where a buffer's records (and those of a file passed open) are "
+        "named `archive`. So the file's size changes with that name, here by up to a few hundred bytes "
+        "from the buffer's",
+        scope="stated: the example's two names, against a.pth and archive.pt, and a file passed open",
     ),
     Claim(
         "views-survive",
@@ -143,8 +153,7 @@ CLAIMS = [
         "two-storages",
         _two_storages_come_back_apart,
         quote="So do tensors saved in one call that share memory through two storages, such as two "
-        "`torch.from_numpy()` of one array: {func}`torch.save` recognises a shared storage, not shared "
-        "memory",
+        "`torch.from_numpy()` of one array: what {func}`torch.save` joins again is a shared storage",
         needs=("numpy",),
     ),
     Claim(

@@ -97,6 +97,9 @@ def _non_leaf_is_refused(matrix: Matrix) -> None:
         worker = context.Process(target=_refuse, args=(non_leaf,))  # type: ignore[attr-defined]
         error = raises_saying(worker.start, "non-leaf tensor which requires_grad")
         expect("detach()" in str(error), f"{method}: the error does not name detach(): {error}")
+    simple: multiprocessing.queues.SimpleQueue[object] = torch.multiprocessing.SimpleQueue()
+    raises_saying(lambda: simple.put(non_leaf), "non-leaf tensor which requires_grad")
+    simple.close()
     queue: multiprocessing.queues.Queue[object] = torch.multiprocessing.Queue()
     printed = io.StringIO()
     with contextlib.redirect_stderr(printed):  # the feeder thread prints the error here
@@ -214,17 +217,17 @@ CLAIMS = [
     Claim(
         "numpy-left-behind",
         _numpy_array_left_behind,
-        quote="Its views follow; a NumPy array taken from it before with `numpy()` stays on the old "
-        "memory, so take the array after the move (a queue moves it too, step 6)",
+        quote="Its views follow; an array taken before with `numpy()` does not, and is left on memory torch "
+        "may have freed: take it after the move (a queue moves the tensor too, step 6)",
         needs=("numpy",),
     ),
     Claim(
         "non-leaf-refused",
         _non_leaf_is_refused,
-        quote="The exception: a non-leaf tensor that requires gradients cannot be sent. Pickling it "
-        "raises, so `Process.start()` raises under spawn and forkserver, and a queue prints the error and "
-        "drops the tensor. Send its `detach()`",
-        scope="stated: spawn and forkserver arguments, a queue in this process",
+        quote="The exception: `torch.multiprocessing` refuses to pickle a non-leaf tensor that requires "
+        "gradients. So `Process.start()` raises under spawn and forkserver, a `SimpleQueue` raises in "
+        "`put()`, and a `Queue` prints the error and drops the tensor. Send its `detach()`",
+        scope="stated: spawn and forkserver arguments, a SimpleQueue and a Queue in this process",
     ),
     Claim(
         "shared-everywhere",

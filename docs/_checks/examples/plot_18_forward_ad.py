@@ -51,7 +51,22 @@ def _grad_modes_part_them(matrix: Matrix) -> None:
         expect(x.clone().grad_fn is None, "under no_grad the clone recorded a backward graph")
 
 
+def _lost_tangent_gives_a_wrong_derivative(matrix: Matrix) -> None:
+    """X * x has the derivative 2x; with one factor detached, forward AD gives x, and no error."""
+    # tangent_of runs at x = 1 with the tangent 3: the derivative of x * x is then 6.
+    right, wrong = tangent_of(lambda x: x * x), tangent_of(lambda x: x.detach() * x)
+    expect(right is not None and torch.equal(right, torch.full((2,), 6.0)), f"x * x has the tangent {right}")
+    expect(wrong is not None and torch.equal(wrong, torch.full((2,), 3.0)), f"x.detach() * x has {wrong}")
+
+
 CLAIMS = [
+    Claim(
+        "lost-tangent",
+        _lost_tangent_gives_a_wrong_derivative,
+        quote="A tangent lost by mistake raises no error: a result computed from the copy together with "
+        "tensors that kept theirs gets a wrong derivative",
+        scope="stated: x.detach() * x against x * x",
+    ),
     Claim(
         "tangent",
         _tangents_follow_the_graph,

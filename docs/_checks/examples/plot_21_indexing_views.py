@@ -104,9 +104,9 @@ CLAIMS = [
     Claim(
         "zero-dim-index",
         _zero_dim_index_is_a_view,
-        quote="A zero-dimensional tensor of signed integer indices is the exception: it acts as an integer, "
-        "and `batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`. A zero-dimensional `uint8` or "
-        "`bool` tensor acts as a mask instead, and copies",
+        quote="A zero-dimensional `int64` tensor (or `int32`, `int16`, `int8`) is the exception: it acts as "
+        "an integer, and `batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`. A zero-dimensional "
+        "`uint8` or `bool` tensor acts as a mask instead, and copies",
         scope="stated: int8, int16, int32 and int64 against uint8 and bool",
     ),
     Claim(

@@ -6,10 +6,11 @@ Each gives the words the example says (``quote``), word for word, and the check 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable
 
 import torch
 
-from _checks._helpers import backward, everyday, keep_a_copy_first, raises_saying, where_measured
+from _checks._helpers import backward, everyday, keep_a_copy_first, raises, raises_saying, where_measured
 from tcdoc import Matrix, shares_memory
 from tcdoc.claims import Claim, expect
 
@@ -90,15 +91,24 @@ def _optimizer_not_converted(matrix: Matrix) -> None:
         other.step()  # raises, and fails the check, if this optimizer refuses the mixed dtypes
         kept = other.state[model.weight][state_name].dtype
         expect(kept == torch.float32, f"{type(other).__name__}'s state became {kept}")
-    # The reader's break: a centered RMSprop keeps a grad_avg it updates with lerp_, which refuses float64.
-    model = torch.nn.Linear(3, 1)
-    centered = torch.optim.RMSprop(model.parameters(), centered=True)
-    backward(model(torch.ones(2, 3)).sum())
-    centered.step()
-    model.to(torch.float64)
-    centered.zero_grad()
-    backward(model(torch.ones(2, 3, dtype=torch.float64)).sum())
-    raises_saying(centered.step, "dtype")
+    # The readers' breaks: a centered RMSprop keeps a grad_avg it updates with lerp_, which refuses
+    # float64, and the fused SGD kernel wants one dtype.
+    makers: dict[str, Callable[[Iterable[torch.nn.Parameter]], torch.optim.Optimizer]] = {
+        "RMSprop(centered=True)": lambda params: torch.optim.RMSprop(params, centered=True),
+        "SGD(momentum=0.9, fused=True)": lambda params: torch.optim.SGD(
+            params, lr=0.1, momentum=0.9, fused=True
+        ),
+    }
+    for name, make in makers.items():
+        model = torch.nn.Linear(3, 1)
+        mixed = make(model.parameters())
+        backward(model(torch.ones(2, 3)).sum())
+        mixed.step()
+        model.to(torch.float64)
+        mixed.zero_grad()
+        backward(model(torch.ones(2, 3, dtype=torch.float64)).sum())
+        error = raises(mixed.step)
+        expect("type" in str(error), f"{name}: {error}")
 
 
 def _deepcopy_before_converting(matrix: Matrix) -> None:
@@ -143,9 +153,9 @@ CLAIMS = [
         _optimizer_not_converted,
         quote="The optimizer holds the same `Parameter` objects, so it would update the converted "
         "weights. Its state, though, is still float32, and Adam's next step raises. (Not every optimizer "
-        "raises: SGD with momentum and RMSprop with its default settings step on, their state still "
-        "float32. `RMSprop(centered=True)` raises like Adam.)",
-        scope="stated: Adam, SGD with momentum, RMSprop with its defaults and centered",
+        "raises: SGD with momentum and RMSprop, with their other settings at the defaults, step on, their "
+        "state still float32. `RMSprop(centered=True)` and `SGD(fused=True)` raise like Adam.)",
+        scope="stated: Adam, SGD with momentum and RMSprop with their defaults, centered RMSprop, fused SGD",
     ),
     Claim(
         "load-state-dict",

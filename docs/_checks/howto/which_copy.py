@@ -216,6 +216,8 @@ def _numpy_refuses_and_shares(matrix: Matrix) -> None:
         with mode():
             array = needs_grad.numpy()
         expect(shares_memory(needs_grad, torch.from_numpy(array)), f"under {mode.__name__} numpy() copied")
+    forced = needs_grad.numpy(force=True)
+    expect(shares_memory(needs_grad, torch.from_numpy(forced)), "numpy(force=True) refused or copied")
     t = torch.zeros(3)
     array = t.numpy()
     array[0] = 5.0
@@ -312,7 +314,7 @@ CLAIMS = [
     Claim(
         "numpy-refuses-and-shares",
         _numpy_refuses_and_shares,
-        pin="83ae618f1c",
+        pin="ac90440c2d",
         needs=("numpy",),
         scope="stated: tensors that require gradients; CPU tensors",
     ),
