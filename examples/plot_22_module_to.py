@@ -78,8 +78,8 @@ tcdoc.draw.draw(float32_memory, weight, "model[0].weight, after model.to(torch.f
 # The optimizer holds the same ``Parameter`` objects, so it would update the converted
 # weights. Its state, though, is still float32, and Adam's next step raises. (Not every
 # optimizer raises: SGD with momentum and RMSprop, with their other settings at the defaults,
-# step on, their state still float32. ``RMSprop(centered=True)`` and ``SGD(fused=True)`` raise
-# like Adam.)
+# step on, their state still float32. ``RMSprop(centered=True)`` and
+# ``SGD(momentum=0.9, fused=True)`` raise like Adam.)
 print(optimizer.param_groups[0]["params"][0] is weight, optimizer.state[weight]["exp_avg"].dtype)
 try:
     train_step()

@@ -154,8 +154,10 @@ CLAIMS = [
         quote="The optimizer holds the same `Parameter` objects, so it would update the converted "
         "weights. Its state, though, is still float32, and Adam's next step raises. (Not every optimizer "
         "raises: SGD with momentum and RMSprop, with their other settings at the defaults, step on, their "
-        "state still float32. `RMSprop(centered=True)` and `SGD(fused=True)` raise like Adam.)",
-        scope="stated: Adam, SGD with momentum and RMSprop with their defaults, centered RMSprop, fused SGD",
+        "state still float32. `RMSprop(centered=True)` and `SGD(momentum=0.9, fused=True)` raise like "
+        "Adam.)",
+        scope="stated: Adam, SGD with momentum and RMSprop with their defaults, centered RMSprop, fused SGD "
+        "with momentum",
     ),
     Claim(
         "load-state-dict",
