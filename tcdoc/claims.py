@@ -34,6 +34,7 @@ the check reads, and a template that leaves one of them out is refused.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import importlib
@@ -60,8 +61,10 @@ __all__ = [
     "Only",
     "Span",
     "Verdict",
+    "claim",
     "claim_spans",
     "claims_of",
+    "example_claims",
     "example_text",
     "expect",
     "fill_placeholders",
@@ -70,6 +73,7 @@ __all__ = [
     "pin",
     "plain",
     "quoted",
+    "raised",
     "verify",
 ]
 
@@ -596,6 +600,88 @@ def quoted(quote: str, text: str) -> bool:
     True
     """
     return plain(quote) in plain(text)
+
+
+# -- Claims checked inside an example -----------------------------------------------------------
+
+
+def claim(words: str, holds: object, seen: str = "") -> None:
+    """Check a sentence of an example against the objects the example itself built.
+
+    Call it in a hidden block of the example, right after the code that shows the sentence::
+
+        # sphinx_gallery_start_ignore
+        from tcdoc.claims import claim
+
+        claim("`y` and `x` share their memory", y.data_ptr() == x.data_ptr(), "y has memory of its own")
+        # sphinx_gallery_end_ignore
+
+    sphinx-gallery runs the block and leaves it out of the page and the notebook; a downloaded
+    script keeps it, so the sentence is checked on the reader's torch too. ``words`` must be
+    said word for word in the example's text (the build checks it, :func:`example_claims`);
+    ``holds`` is what makes them true; ``seen`` says what was found instead.
+
+    >>> claim("one plus one is two", 1 + 1 == 2)
+    >>> claim("one plus one is three", 1 + 1 == 3, "it is 2")
+    Traceback (most recent call last):
+    ...
+    tcdoc.claims.ClaimFalse: the example says 'one plus one is three', which is false here: it is 2
+
+    Raises
+    ------
+    ClaimFalse
+        If ``holds`` is false.
+    TypeError
+        If ``words`` is not a string of words.
+
+    """
+    if not isinstance(words, str) or not words.strip():
+        raise TypeError(f"claim() takes the sentence's words as a string, not {words!r}")
+    if not holds:
+        raise ClaimFalse(f"the example says {words!r}, which is false here: {seen or 'its check failed'}")
+
+
+def raised(call: Callable[[], object]) -> BaseException | None:
+    """Run ``call`` and return what it raised, or None: for claims that torch refuses something.
+
+    >>> type(raised(lambda: 1 / 0)).__name__
+    'ZeroDivisionError'
+    >>> raised(lambda: 1) is None
+    True
+    """
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001 - the caller asks which exception, if any
+        return exc
+    return None
+
+
+def example_claims(source: str) -> list[tuple[str, int]]:
+    """Return the words and line of each :func:`claim` call in an example script's source.
+
+    >>> example_claims('from tcdoc.claims import claim\\nclaim("x is x", True)\\n')
+    [('x is x', 2)]
+
+    Raises
+    ------
+    ValueError
+        If a call's words are not one literal string, which the build could not compare with
+        the example's text.
+
+    """
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name != "claim":
+            continue
+        first = node.args[0] if node.args else None
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            raise ValueError(f"line {node.lineno}: claim() takes its words as one literal string")
+        found.append((first.value, node.lineno))
+    return sorted(found, key=lambda item: item[1])
 
 
 def _importable(name: str) -> bool:
