@@ -37,11 +37,11 @@ from tcdoc.claims import claim, raised
 def _leaves_only() -> str:
     """Deepcopy tcdoc's kinds of x, results with and without a gradient, unrecorded products, a Parameter."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # some kinds of x warn; the words are about what deepcopy does
+        warnings.simplefilter("ignore")  # some kinds of x warn
         for scenario in tcdoc.scenarios():
             refused = scenario.name in ("non_leaf", "zero_dim")
             if not refused and scenario.group != "everyday":
-                continue  # a Tensor subclass is refused for a reason of its own (the special-tensors page)
+                continue  # a Tensor subclass is refused for another reason
             source = scenario.build(torch.device("cpu"))
             error = raised(functools.partial(copy.deepcopy, source))
             if refused and (error is None or "leaves" not in str(error)):
@@ -64,7 +64,7 @@ def _leaves_only() -> str:
         if not made.is_leaf or made.grad_fn is not None or not torch.equal(copy.deepcopy(made), made):
             return f"{code} is not a leaf, or deepcopy did not copy it"
     weight = torch.nn.Parameter(torch.ones(3), requires_grad=False)
-    weight.mul_(leaf)  # an in-place operation with a tensor that requires grad: weight is no leaf now
+    weight.mul_(leaf)  # recorded in place: weight is no leaf now
     copied = copy.deepcopy(weight)
     if weight.is_leaf or not isinstance(copied, torch.nn.Parameter) or not torch.equal(copied, weight):
         return f"the Parameter made no leaf ({weight!r}) was not copied: {copied!r}"
@@ -147,7 +147,7 @@ class _RememberingDetached(Remembering):
         return output
 
 
-with torch.random.fork_rng(devices=[]):  # new layers draw their weights; the example's numbers stay
+with torch.random.fork_rng(devices=[]):  # keeps the example's random numbers
     _fresh, _fixed = Remembering(), _RememberingDetached()
 _fresh_copy = try_deepcopy(_fresh)
 _fixed(torch.ones(1, 3))
@@ -231,13 +231,13 @@ if hasattr(nn.utils, "weight_norm"):
 
 def _old_weight_norm() -> str:
     """Deepcopy a layer with the old weight_norm after passes with and without grad, in eval mode, frozen."""
-    with torch.random.fork_rng(devices=[]), warnings.catch_warnings():  # its weights draw random numbers
-        warnings.simplefilter("ignore", FutureWarning)  # the old weight_norm is deprecated
+    with torch.random.fork_rng(devices=[]), warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # deprecated
         layer = nn.utils.weight_norm(nn.Linear(3, 2))
     inputs = torch.ones(1, 3)
     for step in ("training", "eval mode"):
         if step == "eval mode":
-            layer.eval()  # eval mode changes nothing: with gradients enabled the weight is recorded again
+            layer.eval()  # changes nothing
         with torch.no_grad():
             layer(inputs)
         if not try_deepcopy(layer).startswith("copied"):
@@ -245,14 +245,14 @@ def _old_weight_norm() -> str:
         layer(inputs)
         if not try_deepcopy(layer).startswith("RuntimeError"):
             return f"{step}: after a pass with gradients, {try_deepcopy(layer)}"
-    layer.requires_grad_(False)  # frozen, its weight is recomputed as a leaf even with gradients enabled
+    layer.requires_grad_(False)  # frozen: its weight is recomputed as a leaf
     layer(inputs)
     if not try_deepcopy(layer).startswith("copied"):
         return f"frozen: after a pass with gradients, {try_deepcopy(layer)}"
     return ""
 
 
-if hasattr(nn.utils, "weight_norm"):  # as above: a torch without it has nothing here to check
+if hasattr(nn.utils, "weight_norm"):  # as the visible code does
     _seen = _old_weight_norm()
     claim(
         "Under `torch.no_grad` it is recomputed without history, which is why such a model can copy "
@@ -303,7 +303,7 @@ print(f"{list(copy.deepcopy(scaled).state_dict()) = }")
 
 # sphinx_gallery_start_ignore
 _twin = copy.deepcopy(scaled)
-_moved = copy.deepcopy(scaled).to(torch.float64)  # .to() works in place: on a copy, not on scaled
+_moved = copy.deepcopy(scaled).to(torch.float64)  # on a copy: .to() works in place
 claim(
     "it is then part of the `state_dict` and moves with the module in `.to()`, and deepcopy copies it",
     "initial_norm" in scaled.state_dict()
