@@ -50,15 +50,17 @@ def _clone_everywhere() -> str:
     return ""
 
 
+_report = tcdoc.compare(x, y)
 _seen = _clone_everywhere()
 claim(
     "With gradients enabled, `y = x.clone()` of a tensor `x` that requires them makes a copy of "
     "the data that stays part of the computation",
-    y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
-    and y.grad_fn is not None
-    and y.grad_fn.name() == "CloneBackward0"
+    not _report.shares_storage
+    and _report.new_bytes
+    and _report.grad_fn == "CloneBackward0"
+    and _report.gradient_flows_to_source
     and not _seen,
-    _seen or f"y shares the memory of x, or its grad_fn is {y.grad_fn}",
+    _seen or f"x.clone() measured {_report}",
 )
 # sphinx_gallery_end_ignore
 

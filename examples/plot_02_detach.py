@@ -76,7 +76,7 @@ claim(
     and y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     and _leaf[0].item() == 7.0
     and (_leaf._version, _twin._version) == (1, 1),
-    f"x[0, 0] is {x[0, 0].item()}; the leaf's write gave {_leaf} at versions {_leaf._version}, {_twin._version}",
+    f"x[0, 0] is {x[0, 0].item()}; a leaf after a write through its detach(): {_leaf}, {_leaf._version}",
 )
 # sphinx_gallery_end_ignore
 

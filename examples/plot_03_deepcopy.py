@@ -69,24 +69,24 @@ def _grad_and_attributes() -> str:
     return ""
 
 
+_report = tcdoc.compare(x, y)
 _bare = torch.ones(3, requires_grad=True)  # a leaf without .grad too
-_bare_copy = copy.deepcopy(_bare)
+_bare_report = tcdoc.compare(_bare, copy.deepcopy(_bare))
 _seen = _grad_and_attributes()
 claim(
     "the copy of a plain tensor gets new memory, a copy of `.grad` and of any Python attributes, "
     "and becomes a new leaf with no history (a `Parameter` gets neither `.grad` nor attributes: "
     "{doc}`plot_09_parameter`)",
-    y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
-    and y.is_leaf
-    and y.grad_fn is None
-    and y.grad is not x.grad
-    and torch.equal(y.grad, x.grad)
-    and y.note == x.note
-    and _bare_copy.is_leaf
-    and _bare_copy.grad_fn is None
-    and _bare_copy.untyped_storage().data_ptr() != _bare.untyped_storage().data_ptr()
+    not _report.shares_storage
+    and _report.copies_grad
+    and _report.copies_attributes
+    and _report.is_leaf
+    and _report.grad_fn is None
+    and not _bare_report.shares_storage
+    and _bare_report.is_leaf
+    and _bare_report.grad_fn is None
     and not _seen,
-    _seen or f"y is {y!r}, y.grad is {y.grad!r}",
+    _seen or f"copy.deepcopy(x) measured {_report}",
 )
 # sphinx_gallery_end_ignore
 
@@ -162,7 +162,7 @@ except RuntimeError as error:
 
 
 def _refusals() -> str:
-    """Deepcopy tcdoc's non-leaf and 0-d tensors, which it refuses, and its everyday leaves, which it copies."""
+    """Deepcopy tcdoc's non-leaf and 0-d tensors, which it refuses, and its everyday leaves, copied."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # some kinds of x warn; the words are about what deepcopy does
         for scenario in tcdoc.scenarios():

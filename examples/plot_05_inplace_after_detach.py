@@ -35,7 +35,9 @@ from tcdoc.claims import claim, raised
 
 claim(
     "`d` and `y` share their memory and their version counter",
-    tcdoc.shares_memory(d, y) and tcdoc.compare(y, d).shares_version_counter and y._version == d._version == 0,
+    tcdoc.shares_memory(d, y)
+    and tcdoc.compare(y, d).shares_version_counter
+    and y._version == d._version == 0,
     f"shares memory: {tcdoc.shares_memory(d, y)}; versions {y._version} and {d._version}",
 )
 # sphinx_gallery_end_ignore

@@ -36,18 +36,16 @@ from tcdoc.claims import claim, raised
 
 def _leaves_only() -> str:
     """Deepcopy tcdoc's kinds of x, results with and without a gradient, unrecorded products, a Parameter."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # some kinds of x warn
-        for scenario in tcdoc.scenarios():
-            refused = scenario.name in ("non_leaf", "zero_dim")
-            if not refused and scenario.group != "everyday":
-                continue  # a Tensor subclass is refused for another reason
-            source = scenario.build(torch.device("cpu"))
-            error = raised(functools.partial(copy.deepcopy, source))
-            if refused and (error is None or "leaves" not in str(error)):
-                return f"deepcopy of {scenario.name} gave {error!r}"
-            if not refused and source.is_leaf and error is not None:
-                return f"deepcopy raised on the leaf {scenario.name}: {error}"
+    for scenario in tcdoc.scenarios():
+        refused = scenario.name in ("non_leaf", "zero_dim")
+        if not refused and scenario.group != "everyday":
+            continue  # a Tensor subclass is refused for another reason
+        source = scenario.build(torch.device("cpu"))
+        error = raised(functools.partial(copy.deepcopy, source))
+        if refused and (error is None or "leaves" not in str(error)):
+            return f"deepcopy of {scenario.name} gave {error!r}"
+        if not refused and source.is_leaf and error is not None:
+            return f"deepcopy raised on the leaf {scenario.name}: {error}"
     leaf = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
     for mode in (torch.no_grad, torch.inference_mode):
         with mode():
@@ -72,7 +70,9 @@ def _leaves_only() -> str:
 
 
 _error = raised(functools.partial(copy.deepcopy, z))
-_seen = _leaves_only()
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # some kinds of x warn
+    _seen = _leaves_only()
 claim(
     "{func}`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph: one "
     "you created, one computed while autograd was not recording (under {class}`torch.no_grad`), or one "
@@ -152,9 +152,7 @@ with torch.random.fork_rng(devices=[]):  # keeps the example's random numbers
 _fresh_copy = try_deepcopy(_fresh)
 _fixed(torch.ones(1, 3))
 claim(
-    "After one forward pass, `last_output` is a tensor with autograd history, and the same "
-    "deepcopy "
-    "fails",
+    "After one forward pass, `last_output` is a tensor with autograd history, and the same deepcopy fails",
     model.last_output is not None
     and model.last_output.grad_fn is not None
     and try_deepcopy(model).startswith("RuntimeError")

@@ -110,8 +110,7 @@ print(tcdoc.shares_memory(copied["view"], copied["base"]), tcdoc.shares_memory(c
 
 # sphinx_gallery_start_ignore
 claim(
-    "Inside the copy, the view still looks at the copied base, and neither shares memory with the "
-    "originals",
+    "Inside the copy, the view still looks at the copied base, and neither shares memory with the originals",
     tcdoc.shares_memory(copied["view"], copied["base"])
     and not tcdoc.shares_memory(copied["base"], base)
     and not tcdoc.shares_memory(copied["view"], base),
@@ -273,8 +272,7 @@ claim(
     _seen or f"the deepcopy of small holds {small_copy.untyped_storage().nbytes()} bytes",
 )
 claim(
-    "Deepcopy copies the view's whole storage, so the copy holds four megabytes for forty bytes of "
-    "values",
+    "Deepcopy copies the view's whole storage, so the copy holds four megabytes for forty bytes of values",
     small_copy.untyped_storage().nbytes() == 4_000_000 and small.numel() * small.element_size() == 40,
     f"the copy holds {small_copy.untyped_storage().nbytes()} bytes",
 )
