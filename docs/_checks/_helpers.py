@@ -40,7 +40,6 @@ __all__ = [
     "detach_copies_nothing",
     "detach_fails_only_where_saved",
     "detach_in_place_refuses_views",
-    "detach_stops_backward",
     "does_not_raise",
     "each_measured",
     "each_measured_on",
@@ -339,19 +338,6 @@ def deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
             expect(matrix.get("deepcopy", scenario).error is None, f"deepcopy raised on the leaf {scenario}")
 
 
-def results_without_gradient_are_leaves(matrix: Matrix) -> None:
-    """With autograd recording, a differentiable result of x is refused; one without a gradient is copied."""
-    x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
-    differentiable = {"x * 2": x * 2, "x.exp()": x.exp(), "x.sum()": x.sum(), "x[1:]": x[1:]}
-    for code, made in differentiable.items():
-        expect(not made.is_leaf, f"{code} is a leaf")
-        raises(functools.partial(copy.deepcopy, made))
-    without_gradient = {"x > 0": x > 0, "x.int()": x.int(), "x.argmax()": x.argmax()}
-    for code, made in without_gradient.items():
-        expect(made.is_leaf and made.grad_fn is None, f"{code} has a grad_fn")
-        expect(torch.equal(copy.deepcopy(made), made), f"deepcopy did not copy {code}")
-
-
 class ScaledTensor(torch.nn.Module):
     def __init__(self, detach: bool) -> None:
         super().__init__()
@@ -429,10 +415,6 @@ def data_shares_memory_not_counter(matrix: Matrix) -> None:
         expect(ok, f"x.data on {scenario} measured {report}")
     report = measured(matrix, "detach", "leaf_requires_grad")
     expect(report.shares_storage and report.shares_version_counter, f"detach measured {report}")
-
-
-def detach_stops_backward(matrix: Matrix) -> None:
-    stops_backward(lambda t: t.detach(), "detach()")
 
 
 def return_x_when_nothing_to_do(matrix: Matrix) -> None:
