@@ -111,6 +111,7 @@ with fwAD.dual_level():
             kept = fwAD.unpack_dual(y.clone()).tangent is not None
         print(f"{mode.__name__}: {kept}")
 
+
 # sphinx_gallery_start_ignore
 def _clone_under(mode):
     """Return a function that clones its tensor under the grad mode ``mode``."""
