@@ -109,6 +109,8 @@ def _in_place_not_refused_after_writing():
         for name, write in _WRITES.items():
             for reach in ("itself", "a view"):
                 for kind, x in _made_under_inference_mode().items():
+                    if not x.is_inference():
+                        wrong.append(f"{kind} is not an inference tensor")
                     with mode():
                         if not _written_then_raised(write, x if reach == "itself" else x[:2], x):
                             wrong.append(f"{name} on {kind}, {reach}, under {mode.__name__}")
