@@ -82,7 +82,7 @@ claim(
     "on the batch in one case and on a copy in the other",
     _indexed
     and all(not report.shares_storage and report.new_bytes for report in _indexed.values())
-    and all(report.new_bytes == 0 for report in _sliced.values())
+    and all(report.shares_storage and report.new_bytes == 0 for report in _sliced.values())
     and tcdoc.shares_memory(batch, first_two)
     and not tcdoc.shares_memory(batch, chosen)
     and not any(tcdoc.shares_memory(_x, picked) for picked in (_x[[0]], _x[_x > 2], _x[torch.tensor([0])]))
