@@ -35,6 +35,40 @@ with fwAD.dual_level():
 print(f"{tangent = }")
 print(f"{primal.cos() = }")
 
+# sphinx_gallery_start_ignore
+import copy
+import warnings
+
+from tcdoc.claims import claim, raised
+
+
+def _tangent_of(make):
+    """Return the tangent of ``make(x)`` for a dual ``x`` of ``primal`` along ``direction``, or None."""
+    with warnings.catch_warnings(), fwAD.dual_level():
+        warnings.simplefilter("ignore", DeprecationWarning)  # raised inside torch on some versions
+        return fwAD.unpack_dual(make(fwAD.make_dual(primal, direction))).tangent
+
+
+_right = _tangent_of(lambda t: t * t)  # d(x * x) = 2x along the ones
+_wrong = _tangent_of(lambda t: t.detach() * t)
+claim(
+    "A tangent lost by mistake raises no error: a result computed from the copy together with "
+    "tensors that kept theirs gets a wrong derivative",
+    torch.allclose(_right, 2 * primal) and torch.allclose(_wrong, primal),
+    f"x * x has the tangent {_right}, x.detach() * x has {_wrong}",
+)
+_refused = raised(lambda: copy.deepcopy(torch.ones(3, requires_grad=True) * 2))
+claim(
+    "Not every copy does: {func}`copy.deepcopy`, which refuses a tensor with a backward graph, "
+    "drops the tangent silently, and so does `.data`",
+    _tangent_of(copy.deepcopy) is None
+    and _tangent_of(lambda t: t.data) is None
+    and isinstance(_refused, RuntimeError)
+    and "graph leaves" in str(_refused),
+    f"copy.deepcopy or .data kept the tangent, or deepcopy of a non-leaf gave {_refused!r}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # ``detach()`` drops the tangent
 # ------------------------------
@@ -59,6 +93,15 @@ with fwAD.dual_level():
 print(f"{cloned.tangent = }")
 print(f"{doubled.tangent = }")
 
+# sphinx_gallery_start_ignore
+claim(
+    "With gradients enabled, `detach()` and `clone()` treat the tangent the way they treat the "
+    "backward graph: `detach()` drops it, `clone()` carries it along",
+    detached.tangent is None and torch.equal(cloned.tangent, tangent),
+    f"the detached tangent is {detached.tangent}, the clone's {cloned.tangent}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # The same clone under each grad mode: does it keep the tangent?
 with fwAD.dual_level():
@@ -67,6 +110,30 @@ with fwAD.dual_level():
         with mode():
             kept = fwAD.unpack_dual(y.clone()).tangent is not None
         print(f"{mode.__name__}: {kept}")
+
+
+# sphinx_gallery_start_ignore
+def _clone_under(mode):
+    """Return a function that clones its tensor under the grad mode ``mode``."""
+
+    def make(t):
+        with mode():
+            return t.clone()
+
+    return make
+
+
+with torch.no_grad():
+    _recorded = torch.ones(2, requires_grad=True).clone().grad_fn
+claim(
+    "The grad modes part the two: under {class}`torch.no_grad` a clone records no backward graph "
+    "yet keeps the tangent, and under {class}`torch.inference_mode` it keeps neither",
+    _tangent_of(_clone_under(torch.no_grad)) is not None
+    and _tangent_of(_clone_under(torch.inference_mode)) is None
+    and _recorded is None,
+    f"under no_grad the clone recorded {_recorded}, or a mode kept or dropped the tangent",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # The same two results over many points, plotted against ``cos``, the derivative of ``sin``:
@@ -96,6 +163,14 @@ with fwAD.dual_level():
     y = x.sin()
     copied = fwAD.unpack_dual(y.detach().clone())
 print(f"{copied = }")
+
+# sphinx_gallery_start_ignore
+claim(
+    "`detach().clone()` copies the values only, so it has no tangent either",
+    copied.tangent is None and _tangent_of(lambda t: t.detach().clone()) is None,
+    f"y.detach().clone() has the tangent {copied.tangent}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # Tangents live only inside the level

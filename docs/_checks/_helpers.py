@@ -36,7 +36,6 @@ __all__ = [
     "deepcopy_grad_and_attribute_values",
     "deepcopy_plain_grad_and_attributes",
     "deepcopy_refuses_non_leaf",
-    "detach_clone_has_no_tangent",
     "detach_copies_nothing",
     "detach_fails_only_where_saved",
     "detach_in_place_refuses_views",
@@ -49,7 +48,6 @@ __all__ = [
     "exp_backward_after_detached_change",
     "expand_index_writes",
     "expand_overlaps_and_refuses",
-    "expanded_write",
     "float_returns_float32_x",
     "forward_tangents",
     "hooks_not_carried",
@@ -76,7 +74,6 @@ __all__ = [
     "return_x_when_nothing_to_do",
     "right_sigmoid_gradient",
     "scenario_names",
-    "selection_reads_copy",
     "silently_wrong",
     "slice_shares_index_copies",
     "state_dict_references",
@@ -268,10 +265,6 @@ def forward_tangents(matrix: Matrix) -> None:
     kept = tangent_of(lambda t: t.clone())
     expect(kept is not None and torch.equal(kept, torch.full((2,), 3.0)), f"the clone's tangent is {kept}")
     expect(tangent_of(lambda t: t.detach()) is None, "detach() kept the tangent")
-
-
-def detach_clone_has_no_tangent(matrix: Matrix) -> None:
-    expect(tangent_of(lambda t: t.detach().clone()) is None, "detach().clone() has a tangent")
 
 
 def deepcopy_plain_grad_and_attributes(matrix: Matrix) -> None:
@@ -873,22 +866,3 @@ def tensor_from_list(matrix: Matrix) -> None:
     for scenario, report in where_measured(matrix, "tensor_from_list", everyday()):
         ok = report.new_object and not report.shares_storage and report.is_leaf and not report.requires_grad
         expect(ok and report.grad_fn is None, f"torch.tensor(x.tolist()) on {scenario}: {report}")
-
-
-def selection_reads_copy(matrix: Matrix) -> None:
-    slice_shares_index_copies(matrix)
-    index_assignment_writes(matrix)
-    x = torch.arange(6.0).reshape(2, 3)
-    for chosen in (x[[0]], x[x > 2], x[torch.tensor([0])]):
-        expect(not shares_memory(x, chosen), "a selection by list, mask or tensor shares memory")
-
-
-def expanded_write(matrix: Matrix) -> None:
-    expand_overlaps_and_refuses(matrix)
-    row = torch.zeros(3)
-    wide = row.expand(2, 3)
-    row[0] = 1.0
-    expect(torch.equal(wide[:, 0], torch.ones(2)), "a write into x did not show in every row")
-    copied = row.expand(2, 3).clone()
-    copied[0, 0] = 5.0
-    expect(copied[1, 0].item() == 1.0, "the clone's rows are not separate")

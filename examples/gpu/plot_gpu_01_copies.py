@@ -65,6 +65,32 @@ print(
     }
 )
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+
+def _deep_copy_holds():
+    """Return whether ``copy.deepcopy(x)`` has a ``.grad`` of its own, and the bytes it holds with it."""
+    deep = copy.deepcopy(x)
+    if deep.grad is None or deep.grad is x.grad or tcdoc.shares_memory(deep.grad, x.grad):
+        return False, deep.untyped_storage().nbytes()
+    return True, deep.untyped_storage().nbytes() + deep.grad.untyped_storage().nbytes()
+
+
+_own_grad, _held = _deep_copy_holds()
+_values = allocated_by(lambda: x.detach().clone())
+claim(
+    "`copy.deepcopy` also copies `.grad`. Once `x` has a gradient, a deep copy costs twice as much as "
+    "`x.detach().clone()`, which copies the values only",
+    _own_grad
+    and _held == 2 * x.untyped_storage().nbytes()
+    and allocated_by(lambda: copy.deepcopy(x)) == 2 * _values
+    and _values == x.untyped_storage().nbytes(),
+    f"the deep copy has a .grad of its own: {_own_grad}, and holds {_held} bytes; "
+    f"x.detach().clone() takes {_values}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Freeing a copy returns its bytes to the caching allocator, not to the driver:
 # :func:`torch.cuda.memory_reserved` counts what the allocator keeps for later tensors.

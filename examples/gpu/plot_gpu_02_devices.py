@@ -25,6 +25,24 @@ g = x.detach().to("cuda").requires_grad_()
 print(f"{x.device = }")
 print(f"{g.device = }")
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+claim(
+    "yet a tensor never changes device. Each call either returns the very tensor you gave it, when it "
+    "already is where you asked, or makes a copy on the other device",
+    all(moved is not x and moved.device.type == "cuda" for moved in (x.to("cuda"), x.cuda()))
+    and g.to("cuda") is g
+    and g.cuda() is g
+    and g.cpu() is not g
+    and g.cpu().device.type == "cpu"
+    and x.device.type == "cpu"
+    and g.device.type == "cuda",
+    f"x is on {x.device}, g on {g.device}: a call returned another tensor where it had nothing to do, "
+    "or a call moved its tensor",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Every call, on each of the two. :func:`tcdoc.compare` measures whether the result is a new
 # object, whether it is on the source's device, whether it uses the source's memory, and

@@ -31,6 +31,20 @@ print(f"{pageable.is_pinned() = }")
 print(f"{pinned.is_pinned() = }")
 print(f"{tcdoc.shares_memory(pageable, pinned) = }")
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+claim(
+    "`pin_memory()` is itself a copy: the two share no memory",
+    pinned.is_pinned()
+    and not pageable.is_pinned()
+    and not tcdoc.shares_memory(pageable, pinned)
+    and torch.equal(pageable, pinned),
+    f"pageable.is_pinned()={pageable.is_pinned()}, pinned.is_pinned()={pinned.is_pinned()}, "
+    f"shares memory: {tcdoc.shares_memory(pageable, pinned)}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # We time each copy to the GPU twice over: until the call returns to Python, and until the
 # data has arrived (after :func:`torch.cuda.synchronize`). Each figure is the median of five
@@ -142,6 +156,15 @@ back = ones.to("cpu", non_blocking=True)
 torch.cuda.synchronize(device)
 print(f"{back.is_pinned() = }")
 print(f"{back.sum().item() = }")
+
+# sphinx_gallery_start_ignore
+claim(
+    'The values read after synchronizing are the copied ones. `.to("cpu", non_blocking=True)` has the '
+    "same hazard: it returns a tensor in pinned memory whose values may not be there yet",
+    back.is_pinned() and back.device.type == "cpu" and back.sum().item() == ones.numel(),
+    f"back.is_pinned()={back.is_pinned()}, back.sum()={back.sum().item()}, not {ones.numel()}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # These values were measured with:

@@ -39,6 +39,17 @@ print(
 # The copy lives on the same device as the original:
 print({p.device for p in twin.parameters()})
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+_copy_devices = {p.device for p in twin.parameters()}
+claim(
+    "`copy.deepcopy` always copies to the device the model is on",
+    _copy_devices == {p.device for p in model.parameters()} == {device},
+    f"the model is on {device}, its copy on {_copy_devices}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # ... and none of its parameters shares memory with the original's.
 import tcdoc
@@ -46,6 +57,17 @@ import tcdoc
 print(
     [tcdoc.compare(p, q).shares_storage for p, q in zip(model.parameters(), twin.parameters(), strict=True)]
 )
+
+# sphinx_gallery_start_ignore
+claim(
+    "and none of its parameters shares memory with the original's",
+    not any(
+        tcdoc.shares_memory(p, q) or p is q
+        for p, q in zip(model.parameters(), twin.parameters(), strict=True)
+    ),
+    "a parameter of the copy shares memory with the model's",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # After a backward pass the model also holds gradients. ``deepcopy`` of a module copies each
@@ -63,6 +85,17 @@ print(
         "gradients of the copy": {p.grad for p in twin_after_backward.parameters()},
     }
 )
+
+# sphinx_gallery_start_ignore
+claim(
+    "`deepcopy` of a module copies each parameter's values but not its `.grad`",
+    all(
+        p.grad is not None and q.grad is None and torch.equal(p, q) and not tcdoc.shares_memory(p, q)
+        for p, q in zip(model.parameters(), twin_after_backward.parameters(), strict=True)
+    ),
+    "a parameter of the copy has a .grad, or values other than the model's",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # Copying to another device
