@@ -303,3 +303,30 @@ def _importable(name: str) -> bool:
     except ImportError:
         return False
     return True
+
+
+def inference_tensors(
+    operation: str, scenario: str, device: str = "cpu", grad_mode: str = "enabled"
+) -> tuple[bool, bool]:
+    """Tell whether ``x`` and ``y = operation(x)`` are inference tensors, on a fresh ``x`` of ``scenario``.
+
+    Run as :func:`probe` runs the operation (``x`` built outside any grad mode, the operation
+    under ``grad_mode``); ``y`` counts as one only where it is a tensor. An operation that
+    raises gives ``(x's answer, False)``.
+
+    >>> inference_tensors("clone", "no_grad", grad_mode="inference_mode")
+    (False, True)
+    >>> inference_tensors("clone", "no_grad")
+    (False, False)
+    """
+    op, sc = get_operation(operation), get_scenario(scenario)
+    mode = check_grad_mode(grad_mode)
+    with _measuring(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        source = sc.build(torch.device(check_device(device)))
+        try:
+            with _GRAD_MODES[mode]():
+                result = op.apply(source)
+        except Exception:  # noqa: BLE001 - what it raised is the probe's to report
+            return source.is_inference(), False
+    return source.is_inference(), isinstance(result, torch.Tensor) and result.is_inference()

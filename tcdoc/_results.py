@@ -16,8 +16,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import html
-from collections.abc import Mapping
-from typing import Any
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from tcdoc._compare import Comparison
 from tcdoc._modules import ModuleComparison
@@ -328,20 +330,167 @@ class Matrix:
                 f"a matrix of schema {schema!r} is not supported: this tcdoc reads schema {SCHEMA} only "
                 "(write it again with 'tcdoc matrix --json')"
             )
-        rows = data.get("rows")
-        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-            raise ValueError("a matrix needs a list of row objects under 'rows'")
-        modules = data.get("modules")
-        if not isinstance(modules, list) or not all(isinstance(row, dict) for row in modules):
-            raise ValueError("a matrix needs a list of row objects under 'modules'")
+        rows = _read_rows(data, "rows", Comparison, ProbeResult.from_json)
+        modules = _read_rows(data, "modules", ModuleComparison, ModuleResult.from_json)
+        _refuse_conflicts(rows)
         env = Environment(
             torch=str(data.get("torch", "?")),
             device=str(data.get("device", "?")),
             device_name=str(data.get("device_name", data.get("device", "?"))),
             python=str(data.get("python", "?")),
         )
-        return cls(
-            env,
-            tuple(ProbeResult.from_json(row) for row in rows),
-            modules=tuple(ModuleResult.from_json(row) for row in modules),
+        return cls(env, tuple(rows), modules=tuple(modules))
+
+
+# -- Reading a matrix's JSON, row by row --------------------------------------------------------
+
+Row = TypeVar("Row", ProbeResult, ModuleResult)
+
+
+def _read_rows(
+    data: Mapping[str, Any], key: str, comparison: type[Any], read: Callable[[Mapping[str, Any]], Row]
+) -> list[Row]:
+    """Read the rows under ``key``; a malformed one is a ``ValueError`` that names its place and field."""
+    rows = data.get(key)
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise ValueError(f"a matrix needs a list of row objects under {key!r}")
+    found = []
+    for index, row in enumerate(rows):
+        problem = _row_problem(row, comparison)
+        if problem is None:
+            try:
+                found.append(read(row))
+                continue
+            except ValueError as exc:
+                cause = exc.__cause__
+                problem = _one_line(str(cause if cause is not None else exc))
+                if isinstance(cause, KeyError):
+                    problem = f"the field {cause.args[0]!r} is missing"
+        raise ValueError(f"malformed {key}[{index}]{_cell_of(row)}: {problem}")
+    return found
+
+
+def _cell_of(row: Mapping[str, Any]) -> str:
+    named = (row.get(part) for part in ("operation", "scenario", "grad_mode"))
+    cell = " / ".join(name for name in named if isinstance(name, str))
+    return f" ({cell})" if cell else ""
+
+
+def _refuse_conflicts(rows: list[ProbeResult]) -> None:
+    """Refuse two rows for one cell (operation, scenario, grad mode): either could be the answer."""
+    first: dict[tuple[str, str, str], int] = {}
+    for index, row in enumerate(rows):
+        cell = (row.operation, row.scenario, row.grad_mode)
+        if cell in first:
+            raise ValueError(
+                f"rows[{first[cell]}] and rows[{index}] are both {' / '.join(cell)}: "
+                "a matrix has one row a cell"
+            )
+        first[cell] = index
+
+
+def _row_problem(row: Mapping[str, Any], comparison: type[Any]) -> str | None:
+    """Find a field of one row whose value is of the wrong shape; ``None`` where none is."""
+    parts: list[tuple[str, object, type[Any]]] = [
+        ("properties", row.get("properties"), comparison),
+        ("error", row.get("error"), ErrorInfo),
+        ("not_run", row.get("not_run"), NotRun),
+    ]
+    warned = row.get("warnings")
+    if isinstance(warned, list):
+        parts.extend((f"warnings[{i}]", w, WarningInfo) for i, w in enumerate(warned))
+    elif "warnings" in row:
+        return f"the field 'warnings' must be a list, not {_json_type(warned)}"
+    for where, value, kind in parts:
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return f"the field {where!r} must be an object or null, not {_json_type(value)}"
+        problem = _fields_problem(value, kind)
+        if problem is not None:
+            return f"in {where!r}, {problem}"
+    return None
+
+
+_FieldTypes = tuple[tuple[str, bool, tuple[type[Any], ...] | None], ...]
+_FIELD_TYPES: dict[type[Any], _FieldTypes] = {}
+
+
+def _field_types(kind: type[Any]) -> _FieldTypes:
+    """Each field of the dataclass ``kind``: its name, whether it is required, its plain JSON types.
+
+    Read once per kind: a snapshot's thousands of rows ask the same question.
+    """
+    if kind not in _FIELD_TYPES:
+        _FIELD_TYPES[kind] = _read_field_types(kind)
+    return _FIELD_TYPES[kind]
+
+
+def _read_field_types(kind: type[Any]) -> _FieldTypes:
+    hints = typing.get_type_hints(kind)
+    return tuple(
+        (
+            field.name,
+            field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING,
+            _json_types(hints[field.name]),
         )
+        for field in dataclasses.fields(kind)
+    )
+
+
+def _fields_problem(value: Mapping[str, Any], kind: type[Any]) -> str | None:
+    """Check an object's keys and values against the dataclass ``kind`` that it is read into."""
+    fields = _field_types(kind)
+    for name, required, expected in fields:
+        if name not in value:
+            if required:
+                return f"the field {name!r} is missing"
+            continue
+        if expected is not None and not _is_of(value[name], expected):
+            wanted = " or ".join(_JSON_NAMES[t] for t in expected)
+            return f"the field {name!r} must be {wanted}, not {_json_type(value[name])}"
+    names = {name for name, _, _ in fields}
+    for name in value:
+        if name not in names:
+            return f"the field {name!r} is not one of {kind.__name__}'s"
+    return None
+
+
+_JSON_NAMES: dict[type[Any], str] = {
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    str: "a string",
+    type(None): "null",
+}
+
+
+def _json_types(hint: object) -> tuple[type[Any], ...] | None:
+    """Return the plain types that a field typed ``hint`` holds (``bool | None``); ``None`` if not plain."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    if all(option in _JSON_NAMES for option in options):
+        return tuple(typing.cast("type[Any]", option) for option in options)
+    return None
+
+
+def _is_of(value: object, expected: tuple[type[Any], ...]) -> bool:
+    # JSON's true is not a number here, nor 1 a boolean: bool is a subclass of int in Python.
+    if isinstance(value, bool):
+        return bool in expected
+    if isinstance(value, int) and float in expected:
+        return True
+    return any(isinstance(value, t) and t is not bool for t in expected)
+
+
+def _json_type(value: object) -> str:
+    """Name the JSON type of a value read by ``json.loads``, as a message to a reader says it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    names = {int: "a number", float: "a number", str: "a string", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -6,14 +6,11 @@ Run ``tcdoc --help`` (or ``python -m tcdoc --help``) for the sub-commands.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import difflib
 import json
 import os
 import sys
 import textwrap
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,6 +31,7 @@ from tcdoc._names import (
     is_not_applicable,
     reason,
 )
+from tcdoc._probe import inference_tensors
 
 __all__ = ["main"]
 
@@ -53,17 +51,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     0 where the command did what was asked, 1 where ``tcdoc diff`` found differences (as
     ``diff`` does), 2 for a bad argument or file. Output to a pipe that closes early
-    (``tcdoc matrix | head -1``) ends the command quietly, with exit status 0 and no traceback:
-    the reader has all it asked for.
+    (``tcdoc matrix | head -1``) ends the command quietly, with no traceback and the status it
+    had settled on: 0, or 1 from ``tcdoc diff`` where the matrices differ.
     """
     parser = _parser()
     command = "tcdoc"
+    status = _Status()
     try:
-        args = parser.parse_args(argv)  # --help writes here, and may meet a closed pipe too
+        args, extra = parser.parse_known_args(argv)  # --help writes here, and may meet a closed pipe too
+        if extra:  # the sub-command's own usage, not the top level's
+            args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
         command = f"tcdoc {args.command}"
-        result: int = args.run(args)
+        args.status = status
+        status.code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
-        return result
+        return status.code
     except _UsageError as exc:
         try:
             print(f"{command}: error: {exc}", file=sys.stderr, flush=True)
@@ -72,7 +74,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except BrokenPipeError:
         _silence("stdout")
-        return 0
+        return status.code
+
+
+class _Status:
+    """The exit status a command has settled on, kept for when its output meets a closed pipe."""
+
+    code = 0
 
 
 def _silence(name: str) -> None:
@@ -112,9 +120,9 @@ def _parser() -> argparse.ArgumentParser:
         "--grad-mode",
         action="append",
         choices=GRAD_MODES,
-        help="run the operations under this grad mode (repeatable; default: all three)",
+        help="run the tensor operations under this grad mode (repeatable; default: all three)",
     )
-    matrix.set_defaults(run=_matrix)
+    matrix.set_defaults(run=_matrix, parser=matrix)
 
     explain = commands.add_parser(
         "explain", help="one operation across the scenarios, or every operation on one scenario, in words"
@@ -130,16 +138,19 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where sources are built")
     explain.add_argument(
         "--grad-mode",
-        default="enabled",
+        action=_Once,
         choices=GRAD_MODES,
-        help="run the operations under this grad mode (default: enabled)",
+        help="run the tensor operations under this grad mode (default: enabled)",
     )
-    explain.set_defaults(run=_explain)
+    explain.set_defaults(run=_explain, parser=explain)
+
+    names = commands.add_parser("names", help="every operation, module-level operation and scenario")
+    names.set_defaults(run=_names, parser=names)
 
     diff = commands.add_parser("diff", help="the cells that differ between two saved matrices")
     diff.add_argument("old", type=Path, help="a JSON file from 'tcdoc matrix --json'")
     diff.add_argument("new", type=Path, help="another such file, say from a newer torch")
-    diff.set_defaults(run=_diff)
+    diff.set_defaults(run=_diff, parser=diff)
 
     bench = commands.add_parser("bench", help="time each copy method against tensor size (needs quiet)")
     bench.add_argument("--out", type=Path, required=True, help="where to write the JSON results")
@@ -154,8 +165,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--blocks", type=int, default=20, help="timed blocks per method and size (5 or more)")
     bench.add_argument("--threads", type=int, default=None, help="torch threads per call (default: torch's)")
-    bench.set_defaults(run=_bench)
+    bench.set_defaults(run=_bench, parser=bench)
     return parser
+
+
+class _Once(argparse.Action):
+    """Store an option's value, and refuse the option given twice: only one value can be honoured."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest) is not None:
+            raise argparse.ArgumentError(self, "given twice: name one value")
+        setattr(namespace, self.dest, values)
 
 
 class _AppendOnce(argparse.Action):
@@ -192,22 +218,34 @@ def _kinds_of(name: str) -> list[str]:
 
 
 def _unknown(name: str, what: str) -> _UsageError:
-    """Return the error for a name that is no ``what``: the closest names, then every name by kind.
+    """Return the error for a name that is no ``what``, in three lines at most: the closest names.
 
-    >>> print(_unknown("spars", "name"))  # doctest: +ELLIPSIS
+    >>> print(_unknown("spars", "name"))
     unknown name 'spars'
     did you mean: sparse (a scenario)
-    operations: clone, ...
+    'tcdoc names' lists every operation and scenario
+    >>> print(_unknown("t", "name").args[0].splitlines()[1])
+    did you mean: T (an operation)
     """
     everything = list(dict.fromkeys(n for _, names in _KINDS.values() for n in names))
     lines = [f"unknown {what} {name!r}"]
-    close = difflib.get_close_matches(name, everything, n=3)
+    same_letters = [n for n in everything if n.lower() == name.lower()]
+    by_lower = {n.lower(): n for n in everything}
+    close = same_letters or [
+        by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3)
+    ]
     if close:
         labelled = (f"{n} ({', '.join(f'{_ARTICLES[k]} {k}' for k in _kinds_of(n))})" for n in close)
         lines.append(f"did you mean: {', '.join(labelled)}")
-    for plural, names in _KINDS.values():
-        lines.append(textwrap.fill(f"{plural}: {', '.join(names)}", width=100, subsequent_indent="  "))
+    lines.append("'tcdoc names' lists every operation and scenario")
     return _UsageError("\n".join(lines))
+
+
+def _names(args: argparse.Namespace) -> int:
+    """Print every name the command takes, by kind, wrapped to 100 columns."""
+    for plural, names in _KINDS.values():
+        print(textwrap.fill(f"{plural}: {', '.join(names)}", width=100, subsequent_indent="  "))
+    return 0
 
 
 def _check_names(names: Iterable[str] | None, kinds: Sequence[str]) -> None:
@@ -223,6 +261,21 @@ def _check_names(names: Iterable[str] | None, kinds: Sequence[str]) -> None:
                 f"name it with {where} {name}"
             )
         raise _unknown(name, kinds[0])
+
+
+def _refuse_empty_pairs(ops: Sequence[str] | None, scenarios: Sequence[str] | None) -> None:
+    """Refuse a tensor operation when ``--scenario`` names no tensor scenario: it would have no row.
+
+    (A module-level operation named with ``--op`` has its row whatever ``--scenario`` says.)
+    """
+    if ops is None or scenarios is None or any(name != MODULE_SCENARIO for name in scenarios):
+        return
+    for name in ops:
+        if name in OPERATION_NAMES:
+            raise _UsageError(
+                f"{name} is a tensor operation, and {MODULE_SCENARIO} holds module-level operations only: "
+                "name a tensor scenario with --scenario"
+            )
 
 
 def _take_module_scenario(args: argparse.Namespace) -> None:
@@ -243,6 +296,13 @@ def _take_module_scenario(args: argparse.Namespace) -> None:
 def _matrix(args: argparse.Namespace) -> int:
     _check_names(args.op, ("operation", "module-level operation"))
     _check_names(args.scenario, ("scenario",))
+    _refuse_empty_pairs(args.op, args.scenario)
+    if args.op is not None:
+        for name in args.op:
+            if name in MODULE_OPERATION_NAMES:
+                _refuse_grad_mode(args.grad_mode, name)
+    elif args.grad_mode is not None and args.scenario is None:
+        args.op = [op.name for op in tcdoc.operations()]  # a grad mode asks for the tensor rows
     _take_module_scenario(args)
     modes = None if args.grad_mode is None else list(dict.fromkeys(args.grad_mode))
     result = _guard(lambda: tcdoc.matrix(args.op, args.scenario, args.device, modes))
@@ -312,10 +372,10 @@ def _explain(args: argparse.Namespace) -> int:
     # An operation's name wins over a scenario's of the same name ("cuda" is both).
     if not _kinds_of(args.name):
         raise _unknown(args.name, "name")
-    if args.name in MODULE_OPERATION_NAMES:
-        return _explain_module(args)
-    if args.name == MODULE_SCENARIO:
-        return _explain_modules(args)
+    if args.name in MODULE_OPERATION_NAMES or args.name == MODULE_SCENARIO:
+        _refuse_grad_mode(args.grad_mode, args.name)
+        return _explain_module(args) if args.name != MODULE_SCENARIO else _explain_modules(args)
+    args.grad_mode = args.grad_mode or "enabled"
     if args.name in SCENARIO_NAMES and args.name not in OPERATION_NAMES:
         return _explain_scenario(args)
     op = _guard(lambda: tcdoc.get_operation(args.name))
@@ -326,6 +386,7 @@ def _explain(args: argparse.Namespace) -> int:
         scenario = tcdoc.get_scenario(row.scenario)
         print(f"\nOn {scenario.name}: {scenario.summary}")
         _print_answers(row)
+        _print_inference(row, args.device)
     return 0
 
 
@@ -339,7 +400,19 @@ def _explain_scenario(args: argparse.Namespace) -> int:
         op = tcdoc.get_operation(row.operation)
         print(f"\ny = {op.code}: {op.summary}")
         _print_answers(row)
+        _print_inference(row, args.device)
     return 0
+
+
+def _refuse_grad_mode(grad_modes: str | Sequence[str] | None, name: str) -> None:
+    """Refuse a grad mode for a module-level operation: tcdoc measures those with gradients enabled only."""
+    modes = [grad_modes] if isinstance(grad_modes, str) else list(grad_modes or [])
+    other = [mode for mode in modes if mode != "enabled"]
+    if other:
+        raise _UsageError(
+            f"--grad-mode {other[0]} does not apply to {name}: module-level operations are measured "
+            "with gradients enabled only"
+        )
 
 
 def _under(grad_mode: str) -> str:
@@ -357,6 +430,21 @@ def _print_answers(row: tcdoc.ProbeResult) -> None:
             print(f"  {tcdoc.QUESTIONS[key]:<20} {words}")
     for warning in row.warnings:
         print(f"  warns {warning}")
+
+
+INFERENCE_LIMITS = "outside inference mode, torch refuses in-place writes into an inference tensor and saving one for backward"
+"""What an inference tensor cannot do; tests/test_cli.py checks both refusals on this torch."""
+
+
+def _print_inference(row: tcdoc.ProbeResult, device: str) -> None:
+    """Say where x or y is an inference tensor, and what that forbids: the answers above do not."""
+    if row.not_run is not None:
+        return
+    source, result = inference_tensors(row.operation, row.scenario, device, row.grad_mode)
+    named = [name for name, found in (("x", source), ("y", result)) if found]
+    if named:
+        which = " and ".join(named)
+        print(f"  {'Inference tensor?':<20} {which}: {INFERENCE_LIMITS}")
 
 
 def _explain_module(args: argparse.Namespace) -> int:
@@ -395,6 +483,7 @@ def _print_module_answers(row: tcdoc.ModuleResult, op: tcdoc.ModuleOperation) ->
 def _diff(args: argparse.Namespace) -> int:
     old, new = _load(args.old), _load(args.new)
     changes = tcdoc.diff(old, new)
+    args.status.code = DIFFERENT if changes else 0  # what a closed pipe leaves the status at
     print(f"# old: torch {old.environment.torch} on {old.environment.device}")
     print(f"# new: torch {new.environment.torch} on {new.environment.device}")
     if not changes:
@@ -440,126 +529,7 @@ def _load(path: Path) -> tcdoc.Matrix:
         raise _UsageError(f"{path} is not valid JSON: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise _UsageError(f"{path} is not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
-    problem = _malformed(data)
-    if problem:
-        raise _UsageError(f"{path}: {problem}")
     return _guard(lambda: tcdoc.Matrix.from_json(data), prefix=f"{path}: ")
-
-
-def _malformed(data: object) -> str | None:
-    """Say in one line which row of a matrix's data is malformed, and in which field; or ``None``.
-
-    The layout as a whole (its schema, its ``rows`` and ``modules`` lists) is
-    :meth:`tcdoc.Matrix.from_json`'s to check; here each row is read as it would be, and the
-    first that fails is named by its place (``rows[3]``), its cell and the field at fault.
-    """
-    if not isinstance(data, dict) or data.get("schema") != tcdoc.SCHEMA:
-        return None
-    kinds: list[tuple[str, type[Any], Callable[[dict[str, Any]], object]]] = [
-        ("rows", tcdoc.Comparison, tcdoc.ProbeResult.from_json),
-        ("modules", tcdoc.ModuleComparison, tcdoc.ModuleResult.from_json),
-    ]
-    for key, comparison, read in kinds:
-        rows = data.get(key)
-        if not isinstance(rows, list):
-            return None
-        for index, row in enumerate(rows):
-            if not isinstance(row, dict):
-                return None
-            problem = _row_problem(row, comparison)
-            if problem is None:
-                try:
-                    read(row)
-                except (TypeError, ValueError) as exc:
-                    cause = exc.__cause__
-                    problem = _one_line(str(cause if cause is not None else exc))
-                    if isinstance(cause, KeyError):
-                        problem = f"the field {cause.args[0]!r} is missing"
-            if problem is not None:
-                named = (row.get(part) for part in ("operation", "scenario", "grad_mode"))
-                cell = " / ".join(name for name in named if isinstance(name, str))
-                return f"malformed {key}[{index}]{f' ({cell})' if cell else ''}: {problem}"
-    return None
-
-
-def _row_problem(row: Mapping[str, Any], comparison: type[Any]) -> str | None:
-    """Find a field of one row whose value is of the wrong shape; ``None`` where none is."""
-    parts: list[tuple[str, object, type[Any]]] = [
-        ("properties", row.get("properties"), comparison),
-        ("error", row.get("error"), tcdoc.ErrorInfo),
-        ("not_run", row.get("not_run"), tcdoc.NotRun),
-    ]
-    warned = row.get("warnings")
-    if isinstance(warned, list):
-        parts.extend((f"warnings[{i}]", w, tcdoc.WarningInfo) for i, w in enumerate(warned))
-    elif "warnings" in row:
-        return f"the field 'warnings' must be a list, not {_json_type(warned)}"
-    for where, value, kind in parts:
-        if value is None:
-            continue
-        if not isinstance(value, dict):
-            return f"the field {where!r} must be an object or null, not {_json_type(value)}"
-        problem = _fields_problem(value, kind)
-        if problem is not None:
-            return f"in {where!r}, {problem}"
-    return None
-
-
-def _fields_problem(value: Mapping[str, Any], kind: type[Any]) -> str | None:
-    """Check an object's keys and values against the dataclass ``kind`` that it is read into."""
-    hints = typing.get_type_hints(kind)
-    fields = dataclasses.fields(kind)
-    names = [field.name for field in fields]
-    for field in fields:
-        name = field.name
-        if name not in value:
-            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-                return f"the field {name!r} is missing"
-            continue
-        expected = _json_types(hints[name])
-        if expected is not None and not _is_of(value[name], expected):
-            wanted = " or ".join(_JSON_NAMES[t] for t in expected)
-            return f"the field {name!r} must be {wanted}, not {_json_type(value[name])}"
-    for name in value:
-        if name not in names:
-            return f"the field {name!r} is not one of {kind.__name__}'s"
-    return None
-
-
-_JSON_NAMES: dict[type[Any], str] = {
-    bool: "true or false",
-    int: "a whole number",
-    float: "a number",
-    str: "a string",
-    type(None): "null",
-}
-
-
-def _json_types(hint: object) -> tuple[type[Any], ...] | None:
-    """Return the plain types that a field typed ``hint`` holds (``bool | None``); ``None`` if not plain."""
-    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-    if all(option in _JSON_NAMES for option in options):
-        return tuple(typing.cast("type[Any]", option) for option in options)
-    return None
-
-
-def _is_of(value: object, expected: tuple[type[Any], ...]) -> bool:
-    # JSON's true is not a number here, nor 1 a boolean: bool is a subclass of int in Python.
-    if isinstance(value, bool):
-        return bool in expected
-    if isinstance(value, int) and float in expected:
-        return True
-    return any(isinstance(value, t) and t is not bool for t in expected)
-
-
-def _json_type(value: object) -> str:
-    """Name the JSON type of a value read by ``json.loads``, as a message to a reader says it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    names = {int: "a number", float: "a number", str: "a string", list: "a list", dict: "an object"}
-    return names.get(type(value), type(value).__name__)
 
 
 def _one_line(text: str) -> str:

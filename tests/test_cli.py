@@ -128,17 +128,29 @@ def all_names() -> dict[str, list[str]]:
         (["matrix", "--scenario", "leaf"], ["unknown scenario 'leaf'"]),
     ],
 )
-def test_an_unknown_name_gets_the_closest_names_and_every_name_by_kind(
+def test_an_unknown_name_gets_the_closest_names_in_three_lines_at_most(
     capsys: pytest.CaptureFixture[str], argv: list[str], first_lines: list[str]
 ) -> None:
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")
     lines = err.splitlines()
+    assert len(lines) <= 3
     assert lines[0] == f"tcdoc {argv[0]}: error: {first_lines[0]}"
     for expected, line in zip(first_lines[1:], lines[1:], strict=False):
         assert line.startswith(expected)
-    # Then one list per kind (wrapped, its lines after the first indented), with every name in it.
-    listed = " ".join(line.strip() for line in lines if not line.startswith(("tcdoc", "did you mean")))
+    assert lines[-1] == "'tcdoc names' lists every operation and scenario"
+
+
+def test_a_name_in_other_letters_is_found_by_its_case(capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, err = run(capsys, "explain", "t")
+    assert err.splitlines()[1] == "did you mean: T (an operation)"
+
+
+def test_names_lists_every_name_by_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "names")
+    assert status == 0
+    # One list per kind (wrapped, its lines after the first indented), with every name in it.
+    listed = " ".join(line.strip() for line in out.splitlines())
     kinds = all_names()
     pattern = "(" + "|".join(re.escape(kind) for kind in kinds) + "): "
     found = dict(zip(re.findall(pattern, listed), re.split(pattern, listed)[2::2], strict=True))
@@ -315,7 +327,9 @@ def into_a_closed_pipe(argv: list[str]) -> subprocess.CompletedProcess[str]:
         ["diff", "OLD", "NEW"],
     ],
 )
-def test_every_command_into_a_closed_pipe_exits_0_quietly(tmp_path: Path, argv: list[str]) -> None:
+def test_every_command_into_a_closed_pipe_ends_quietly_with_its_own_status(
+    tmp_path: Path, argv: list[str]
+) -> None:
     if argv[0] == "diff":
         old = tcdoc_json(["--op", "clone"])
         new = json.loads(old)
@@ -325,7 +339,29 @@ def test_every_command_into_a_closed_pipe_exits_0_quietly(tmp_path: Path, argv: 
         argv = ["diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")]
     done = into_a_closed_pipe(argv)
     assert done.stderr == ""  # no BrokenPipeError, no traceback
-    assert done.returncode == 0  # the reader had all it wanted: nothing failed
+    # The reader had all it wanted: nothing failed, and diff still says that the two differ.
+    assert done.returncode == (1 if argv[0] == "diff" else 0)
+
+
+def test_diff_into_head_exits_1_on_every_run(tmp_path: Path) -> None:
+    # `tcdoc diff a b | head -1` once exited 1 or 0 by how far the output got before head left.
+    old = tcdoc_json(["--op", "clone", "--op", "detach"])
+    new = json.loads(old)
+    for row in new["rows"]:
+        if row["properties"] is not None:
+            row["properties"]["new_object"] = not row["properties"]["new_object"]
+    (tmp_path / "old.json").write_text(old)
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    command = [sys.executable, "-m", "tcdoc", "diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")]
+    statuses = []
+    for _ in range(4):
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as diff:
+            assert diff.stdout is not None
+            diff.stdout.readline()  # head -1
+            diff.stdout.close()
+            diff.wait()
+            statuses.append(diff.returncode)
+    assert statuses == [1, 1, 1, 1]
 
 
 def test_an_error_into_a_closed_pipe_still_exits_2() -> None:
@@ -557,8 +593,10 @@ def test_scenario_trained_model_asks_for_the_module_level_rows(capsys: pytest.Ca
     both = write_matrix_data(capsys, "--scenario", "trained_model", "--scenario", "no_grad")
     assert {row["scenario"] for row in both["rows"]} == {"no_grad"}
     assert [row["operation"] for row in both["modules"]] == modules
-    named = write_matrix_data(capsys, "--op", "clone", "--op", "state_dict", "--scenario", "trained_model")
+    named = write_matrix_data(capsys, "--op", "state_dict", "--scenario", "trained_model")
     assert (named["rows"], [row["operation"] for row in named["modules"]]) == ([], ["state_dict"])
+    # A tensor operation beside it would have no row: refused, not left out in silence.
+    assert run(capsys, "matrix", "--op", "clone", "--op", "state_dict", "--scenario", "trained_model")[0] == 2
 
 
 def test_explain_help_says_what_each_kind_of_name_shows(capsys: pytest.CaptureFixture[str]) -> None:
@@ -577,3 +615,85 @@ def test_explain_says_n_a_not_cut_where_x_had_no_history(capsys: pytest.CaptureF
     assert "cut" not in on_plain
     on_leaf = out.split("On leaf_requires_grad:")[1].split("\n\n")[0]
     assert "kept: grad_fn CloneBackward0, gradients reach x" in on_leaf
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["matrix", "--bogus"], "tcdoc matrix: error: unrecognized arguments: --bogus"),
+        (
+            ["explain", "clone", "--grad-mode", "no_grad", "--grad-mode", "inference_mode"],
+            "tcdoc explain: error: argument --grad-mode: given twice: name one value",
+        ),
+        (
+            ["matrix", "--op", "clone", "--scenario", "trained_model"],
+            "tcdoc matrix: error: clone is a tensor operation, and trained_model holds module-level "
+            "operations only: name a tensor scenario with --scenario",
+        ),
+        (
+            ["explain", "module_deepcopy", "--grad-mode", "inference_mode"],
+            "tcdoc explain: error: --grad-mode inference_mode does not apply to module_deepcopy: "
+            "module-level operations are measured with gradients enabled only",
+        ),
+        (
+            ["matrix", "--op", "state_dict", "--grad-mode", "no_grad"],
+            "tcdoc matrix: error: --grad-mode no_grad does not apply to state_dict: module-level "
+            "operations are measured with gradients enabled only",
+        ),
+    ],
+)
+def test_an_option_that_cannot_be_honoured_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.splitlines()[-1] == message  # argparse's own errors print the sub-command's usage first
+    if "unrecognized" in message or "twice" in message:
+        assert err.startswith(f"usage: tcdoc {argv[0]} ")
+
+
+def test_a_grad_mode_alone_asks_for_the_tensor_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "matrix", "--json", "--scenario", "no_grad", "--grad-mode", "no_grad")
+    assert status == 0
+    data = json.loads(out)
+    assert data["modules"] == []
+    assert {row["grad_mode"] for row in data["rows"]} == {"no_grad"}
+
+
+def test_explain_says_which_tensor_is_an_inference_tensor_and_what_that_forbids(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import torch
+
+    from tcdoc.cli import INFERENCE_LIMITS
+
+    _, out, _ = run(capsys, "explain", "clone", "--grad-mode", "inference_mode")
+    assert f"Inference tensor?    y: {INFERENCE_LIMITS}" in out
+    _, out, _ = run(capsys, "explain", "detach")
+    assert out.count("Inference tensor?") == 1  # on the inference scenario only
+    _, out, _ = run(capsys, "explain", "inference")
+    assert "Inference tensor?    x and y: " in out
+    assert "Inference tensor?    x: " in out
+    # What the words say an inference tensor cannot do, outside inference mode, on this torch.
+    with torch.inference_mode():
+        y = torch.ones(3).clone()
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        y.add_(1)
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward"):
+        torch.ones(3, requires_grad=True) * y
+
+
+def test_a_matrix_file_with_two_rows_for_one_cell_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = json.loads(tcdoc_json(["--op", "clone", "--scenario", "no_grad"]))
+    twin = json.loads(json.dumps(data["rows"][0]))
+    twin["properties"]["new_object"] = not twin["properties"]["new_object"]
+    data["rows"].append(twin)
+    (tmp_path / "twice.json").write_text(json.dumps(data))
+    status, _, err = run(capsys, "diff", str(tmp_path / "twice.json"), str(tmp_path / "twice.json"))
+    assert status == 2
+    assert err.splitlines()[-1].endswith(
+        f"rows[0] and rows[{len(data['rows']) - 1}] are both clone / no_grad / enabled: "
+        "a matrix has one row a cell"
+    )

@@ -511,10 +511,10 @@ def test_module_rows_round_trip_and_diff() -> None:
     [
         ([], "a matrix must be a JSON object, got list"),
         ({"schema": 3, "rows": []}, "a matrix of schema 3 is not supported: this tcdoc reads schema 4 only"),
-        ({"schema": 4, "rows": [], "modules": [{"operation": "x"}]}, "malformed module row"),
+        ({"schema": 4, "rows": [], "modules": [{"operation": "x"}]}, r"malformed modules\[0\] \(x\): the field"),
         ({"schema": 4, "rows": []}, "a matrix needs a list of row objects under 'modules'"),
         ({"schema": 4}, "a matrix needs a list of row objects"),
-        ({"schema": 4, "rows": [{"operation": "clone"}], "modules": []}, "malformed matrix row"),
+        ({"schema": 4, "rows": [{"operation": "clone"}], "modules": []}, r"malformed rows\[0\] \(clone\)"),
         (
             {"schema": 4, "modules": [],
              "rows": [{"operation": "a", "scenario": "b", "grad_mode": "enabled",
@@ -526,19 +526,26 @@ def test_module_rows_round_trip_and_diff() -> None:
             {"schema": 4, "modules": [],
              "rows": [{"operation": "a", "scenario": "b", "error": {"type": "E", "message": "m"},
                        "warnings": [], "properties": None, "not_run": None}]},
-            "malformed matrix row .*'grad_mode'",
+            r"malformed rows\[0\] \(a / b\): the field 'grad_mode' is missing",
         ),
         (
             {"schema": 4, "modules": [],
              "rows": [{"operation": "a", "scenario": "b", "grad_mode": "off",
                        "error": {"type": "E", "message": "m"},
                        "warnings": [], "properties": None, "not_run": None}]},
-            "malformed matrix row .*unknown grad mode 'off'",
+            r"malformed rows\[0\] \(a / b / off\): .*unknown grad mode 'off'",
         ),
     ],
 )  # fmt: skip
 def test_from_json_rejects_malformed_data(data: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
+        tcdoc.Matrix.from_json(data)
+
+
+def test_from_json_refuses_two_rows_for_one_cell() -> None:
+    data = tcdoc.matrix(["clone"], ["no_grad"], grad_modes=["enabled"]).to_json()
+    data["rows"].append(data["rows"][0])
+    with pytest.raises(ValueError, match=r"rows\[0\] and rows\[1\] are both clone / no_grad / enabled"):
         tcdoc.Matrix.from_json(data)
 
 
