@@ -32,6 +32,16 @@ def test_the_count_reads_docstring_and_comments_only(tmp_path: Path) -> None:
     assert example_words.words(script) == 1 + 1 + 2 + 3 + 3  # "=====" is one word too
 
 
+def test_the_count_leaves_out_hidden_blocks(tmp_path: Path) -> None:
+    script = tmp_path / "plot_00_x.py"
+    script.write_text(
+        '"""Title."""\n\n# %%\n# Shown words.\nx = 1\n# sphinx_gallery_start_ignore\n'
+        "# a comment the page never shows\nassert x == 1\n# sphinx_gallery_end_ignore\n# after it\n",
+        encoding="utf-8",
+    )
+    assert example_words.words(script) == 1 + 2 + 2
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_example_prose_is_within_the_limit(path: Path) -> None:
     count = example_words.words(path)

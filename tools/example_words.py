@@ -6,9 +6,11 @@ Usage::
     python tools/example_words.py --check  # fail (exit status 1) if an example has more than LIMIT
 
 The prose is what a reader reads as text: the module docstring (the page's title and opening) and
-every comment, the text cells (``# %%`` blocks) and comments beside code alike. The cell markers
-and sphinx-gallery's configuration comments (``# sphinx_gallery_...``) are not prose. A word is a
-run of characters between spaces. ``tests/test_examples.py`` holds every example to LIMIT.
+every comment, the text cells (``# %%`` blocks) and comments beside code alike. The cell markers,
+sphinx-gallery's configuration comments (``# sphinx_gallery_...``) and everything between
+``# sphinx_gallery_start_ignore`` and ``# sphinx_gallery_end_ignore`` (the hidden blocks that check
+the example's claims, which the page leaves out) are not prose. A word is a run of characters
+between spaces. ``tests/test_examples.py`` holds every example to LIMIT.
 """
 
 from __future__ import annotations
@@ -30,11 +32,15 @@ def prose(path: Path) -> str:
     """Return the prose of the example at ``path``: its docstring, then its comments, one a line."""
     source = path.read_text(encoding="utf-8")
     parts = [ast.get_docstring(ast.parse(source)) or ""]
+    hidden = False
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type != tokenize.COMMENT:
             continue
         text = token.string.lstrip("#").strip()
-        if token.string.startswith("# %%") or text.startswith("sphinx_gallery_"):
+        if text in ("sphinx_gallery_start_ignore", "sphinx_gallery_end_ignore"):
+            hidden = text.endswith("start_ignore")
+            continue
+        if hidden or token.string.startswith("# %%") or text.startswith("sphinx_gallery_"):
             continue
         parts.append(text)
     return "\n".join(parts)
