@@ -83,6 +83,26 @@ for name in from_parameter:
     if from_parameter[name] != from_tensor[name]:
         print(f"{name}: {from_parameter[name]} (Parameter), {from_tensor[name]} (plain tensor)")
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+_bare = torch.nn.Parameter(torch.arange(3.0))  # a Parameter with .grad and no attribute
+_bare.grad = torch.ones(3)
+_from_parameters = [from_parameter, tcdoc.compare(_bare, copy.deepcopy(_bare)).as_dict()]
+claim(
+    "On a plain tensor, deepcopy copies `.grad` and Python attributes (see "
+    "{doc}`plot_08_deepcopy_aliasing`). On a `Parameter` it makes a new `Parameter` from the values alone",
+    from_tensor["copies_grad"] is True
+    and from_tensor["copies_attributes"] is True
+    and from_parameter["copies_attributes"] is False
+    and all(
+        made["result_type"] == "Parameter" and made["requires_grad"] is True and made["copies_grad"] is False
+        for made in _from_parameters
+    ),
+    f"from a Parameter {_from_parameters}, from a plain tensor {from_tensor}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # The same rule applies inside a model: deepcopy of a module copies each weight through
 # ``Parameter``'s deepcopy, so the copy starts without gradients.
@@ -91,6 +111,16 @@ layer(torch.randn(2, 3)).sum().backward()
 layer_copy = copy.deepcopy(layer)
 print(f"{layer.weight.grad is not None = }")
 print(f"{layer_copy.weight.grad = }")
+
+# sphinx_gallery_start_ignore
+claim(
+    "The same rule applies inside a model: deepcopy of a module copies each weight through `Parameter`'s "
+    "deepcopy, so the copy starts without gradients",
+    all(p.grad is not None for p in layer.parameters())
+    and all(p.grad is None for p in layer_copy.parameters()),
+    f"the copy's gradients are {[p.grad for p in layer_copy.parameters()]}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # Every method at once
@@ -101,6 +131,36 @@ print(f"{layer_copy.weight.grad = }")
 measured = tcdoc.matrix(scenarios=["parameter"], grad_modes=["enabled"])
 reports = {tcdoc.get_operation(row.operation).code: row.properties for row in measured.rows}
 print([code for code, report in reports.items() if report is not None and not report.new_object])
+
+# sphinx_gallery_start_ignore
+_ran = [(row.operation, row.properties) for row in measured.rows if row.properties is not None]
+_tensors = [report for _, report in _ran if report.result_is_tensor]
+claim(
+    "Some return a `Parameter`, others a plain `Tensor` (and `x.tolist()` Python lists); some keep "
+    "`requires_grad`, others drop it; and `copy.deepcopy` of a `Parameter` follows rules of its own, "
+    "unlike those for a plain tensor",
+    {report.result_type for report in _tensors} == {"Parameter", "Tensor"}
+    and {operation for operation, report in _ran if not report.result_is_tensor} == {"tolist"}
+    and {report.requires_grad for report in _tensors} == {True, False}
+    and torch.nn.Parameter.__deepcopy__ is not torch.Tensor.__deepcopy__,
+    f"types {[(op, r.result_type, r.requires_grad) for op, r in _ran]}, "
+    f"Parameter.__deepcopy__ is {torch.nn.Parameter.__deepcopy__}",
+)
+# x.share_memory_() returns x itself, moved into new memory, which it still shares with itself: memory is
+# measured against x as it was before the call, hence source_moved.
+_itself = [(operation, report) for operation, report in _ran if not report.new_object]
+claim(
+    'Several methods return `x` itself, which is why they "return a Parameter" and share everything',
+    _itself
+    and all(
+        report.result_type == "Parameter"
+        and (report.shares_storage or report.source_moved)
+        and report.shares_version_counter
+        for _, report in _itself
+    ),
+    f"x itself: {[(op, r.result_type, r.shares_storage, r.shares_version_counter) for op, r in _itself]}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # These make a *new* ``Parameter``:
@@ -113,6 +173,22 @@ print(
 # is false for every method whose result is a new tensor, and ``None`` where it is a list,
 # which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
 print(f"{any(report.copies_grad for report in reports.values() if report is not None) = }")
+
+# sphinx_gallery_start_ignore
+# n/a (None) where there is no new tensor: a list has no .grad, and x itself copied nothing.
+_wrong = [
+    (operation, report.copies_grad)
+    for operation, report in _ran
+    if report.copies_grad is not (False if report.result_is_tensor and report.new_object else None)
+]
+claim(
+    "No result has a copy of `.grad` of its own, although the source had one: `copies_grad` is false for "
+    "every method whose result is a new tensor, and `None` where it is a list, which has no `.grad` at all, "
+    "or `x` itself, which copied nothing",
+    not _wrong,
+    f"copies_grad of {_wrong}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # Four of those methods as pictures, drawn by :func:`tcdoc.draw.draw_operations` on a fresh

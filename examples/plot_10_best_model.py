@@ -70,12 +70,82 @@ print(best_step, [round(loss, 3) for loss in losses])
 print(f'{torch.equal(best["weight"], model.weight) = }')
 print(f'{torch.equal(best["bias"], model.bias) = }')
 
+# sphinx_gallery_start_ignore
+import tcdoc
+from tcdoc.claims import claim
+
+
+def _sgd_step(model: nn.Module) -> None:
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+
+
+def _adam_step(model: nn.Module) -> None:
+    torch.optim.Adam(model.parameters(), lr=0.1).step()
+
+
+def _subtract_in_place(model: nn.Module) -> None:
+    for parameter in model.parameters():
+        parameter -= 0.1 * parameter.grad
+
+
+def _rebind_data(model: nn.Module) -> None:
+    for parameter in model.parameters():
+        parameter.data = parameter.data - 0.1 * parameter.grad
+
+
+def _set(model: nn.Module) -> None:
+    for parameter in model.parameters():
+        parameter.set_(parameter - 0.1 * parameter.grad)
+
+
+def _best_changed_by(step: Callable[[nn.Module], None]) -> bool:
+    """Take ``best = model.state_dict()`` of a fresh model, run one ``step``; whether ``best`` changed."""
+    with torch.random.fork_rng(devices=[]):  # the example's random numbers stay as they were
+        model = nn.Linear(4, 1)
+    best = model.state_dict()
+    before = {name: tensor.clone() for name, tensor in best.items()}
+    nn.functional.mse_loss(model(train_x), train_y).backward()
+    with torch.no_grad():
+        step(model)
+    return not all(torch.equal(best[name], before[name]) for name in best)
+
+
+# Steps that write into the parameters in place change best; steps that give them new memory do not.
+_in_place = {"SGD.step()": _sgd_step, "Adam.step()": _adam_step, "p -= lr * p.grad": _subtract_in_place}
+_rebinding = {"p.data = p.data - lr * p.grad": _rebind_data, "p.set_(p - lr * p.grad)": _set}
+_changed = {name: _best_changed_by(step) for name, step in (_in_place | _rebinding).items()}
+claim(
+    "`state_dict` returns tensors that share memory with the model's parameters, so every training step "
+    "that writes new values into them in place, as an optimizer's `step()` does, changes `best` as well",
+    best_step < len(losses) - 1
+    and all(torch.equal(best[name], tensor) for name, tensor in model.state_dict().items())
+    and all(tcdoc.shares_memory(best[name], tensor) for name, tensor in model.named_parameters())
+    and all(_changed[name] for name in _in_place)
+    and not any(_changed[name] for name in _rebinding),
+    f"best was taken at step {best_step} of {len(losses)}; best changed with {_changed}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Because ``best["weight"]`` is the parameter's memory, detached: a new tensor object that
 # shares storage and version counter with ``model.weight``, as ``detach()`` gives.
 import tcdoc
 
 print(tcdoc.compare(model.weight, best["weight"]))
+
+# sphinx_gallery_start_ignore
+_measured = tcdoc.compare(model.weight, best["weight"])
+claim(
+    'Because `best["weight"]` is the parameter\'s memory, detached: a new tensor object that shares storage '
+    "and version counter with `model.weight`, as `detach()` gives",
+    type(best["weight"]) is torch.Tensor
+    and _measured.new_object
+    and _measured.shares_storage
+    and _measured.shares_version_counter
+    and _measured.as_dict() == tcdoc.compare(model.weight, model.weight.detach()).as_dict(),
+    f"best['weight'] is a {type(best['weight']).__name__}, measured {_measured.as_dict()}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # The same measurement as a picture, drawn by :func:`tcdoc.draw.draw`: the two tensors on
@@ -104,6 +174,16 @@ import copy
 model, best, losses = train(lambda model: copy.deepcopy(model.state_dict()))
 print(f'{tcdoc.shares_memory(best["weight"], model.weight) = }')
 
+# sphinx_gallery_start_ignore
+claim(
+    "`copy.deepcopy` copies every tensor of the dictionary into memory of its own",
+    best.keys() == model.state_dict().keys()
+    and not any(tcdoc.shares_memory(best[name], tensor) for name, tensor in model.state_dict().items()),
+    f"the copies of {[name for name in best if tcdoc.shares_memory(best[name], model.state_dict()[name])]} "
+    "share memory with the model",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Loading it restores the best weights: the validation loss is the lowest one seen.
 model.load_state_dict(best)
@@ -124,6 +204,34 @@ model.load_state_dict(best)
 assert validation_loss(model) == min(losses)
 print(f"{validation_loss(model) = }")
 print(f"{min(losses) = }")
+
+# sphinx_gallery_start_ignore
+
+
+def _still_shared(make_copy: Callable[[State], State]) -> dict[str, bool]:
+    """Copy the state of a model whose two layers share one weight; whether the two copies share memory."""
+    with torch.random.fork_rng(devices=[]):  # the example's random numbers stay as they were
+        tied = nn.Sequential(nn.Embedding(10, 4), nn.Linear(4, 10, bias=False))
+    tied[1].weight = tied[0].weight
+    state = tied.state_dict()  # two tensors on one memory
+    one_tensor = {"0.weight": state["0.weight"], "1.weight": state["0.weight"]}
+    shared = {}
+    for name, tensors in {"state_dict()": state, "one tensor under two names": one_tensor}.items():
+        copied = make_copy(tensors)
+        shared[name] = tcdoc.shares_memory(copied["0.weight"], copied["1.weight"])
+    return shared
+
+
+_clones = _still_shared(lambda state: {name: tensor.detach().clone() for name, tensor in state.items()})
+_deep = _still_shared(copy.deepcopy)
+claim(
+    "Unlike deepcopy, it copies tensors that share memory separately",
+    not any(_clones.values())
+    and all(_deep.values())
+    and not any(tcdoc.shares_memory(best[name], tensor) for name, tensor in model.state_dict().items()),
+    f"the two copies of a tied weight share memory: after clone() {_clones}, after deepcopy {_deep}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # These values were measured with:

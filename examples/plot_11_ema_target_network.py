@@ -42,6 +42,36 @@ loss = nn.functional.mse_loss(online(inputs), target(next_inputs))
 loss.backward()
 print([o.grad is not None for o in online.parameters()], [t.grad for t in target.parameters()])
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+
+def _running_mean_moves(training: bool) -> bool:
+    """Run a frozen copy of a model with a BatchNorm layer under no_grad; whether its running mean moved."""
+    with torch.random.fork_rng(devices=[]):  # the example's random numbers stay as they were
+        normed = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8))
+    frozen = copy.deepcopy(normed).requires_grad_(False).train(training)
+    with torch.no_grad():
+        frozen(inputs)
+    return not torch.equal(frozen[1].running_mean, normed[1].running_mean)
+
+
+_states = list(zip(target.state_dict().values(), online.state_dict().values(), strict=True))
+_moved = {"train()": _running_mean_moves(True), "eval()": _running_mean_moves(False)}
+claim(
+    "`copy.deepcopy(model).requires_grad_(False)`, updated under {class}`torch.no_grad`, gives exactly that "
+    "for a model whose tensors are all parameters and buffers, and whose forward passes change no buffers, "
+    "such as this one. In training mode, a forward pass through a BatchNorm layer that tracks running "
+    "statistics also changes the copy's, even under `torch.no_grad`, so such a copy also needs `eval()`",
+    not any(tcdoc.shares_memory(t, o) for t, o in _states)
+    and all(t.grad is None for t in target.parameters())
+    and all(torch.equal(t, o) for t, o in _states)  # the forward and backward passes left it as it was
+    and _moved == {"train()": True, "eval()": False},
+    f"the target has .grad: {[t.grad is not None for t in target.parameters()]}; the running mean moved in "
+    f"{_moved}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # That is ``requires_grad_(False)``'s doing, not ``deepcopy``'s: a deep copy keeps
 # ``requires_grad``, so without it the same ``loss.backward()`` fills the target's ``.grad`` too,
@@ -51,6 +81,31 @@ for p in online.parameters():
     p.grad = None
 nn.functional.mse_loss(online(inputs), plain_copy(next_inputs)).backward()
 print([p.grad is not None for p in plain_copy.parameters()])
+
+# sphinx_gallery_start_ignore
+
+
+def _grads_after_a_no_grad_update() -> bool:
+    """Update a deep copy under no_grad, then run the same loss on copies; whether its .grad is filled."""
+    online_twin = copy.deepcopy(online)  # so that the example's online model keeps its .grad
+    updated = copy.deepcopy(online_twin)
+    with torch.no_grad():
+        for t, o in zip(updated.parameters(), online_twin.parameters(), strict=True):
+            t.lerp_(o, 0.1)
+    nn.functional.mse_loss(online_twin(inputs), updated(next_inputs)).backward()
+    return all(p.grad is not None for p in updated.parameters())
+
+
+claim(
+    "a deep copy keeps `requires_grad`, so without it the same `loss.backward()` fills the target's `.grad` "
+    "too, even if every update of the target runs under {class}`torch.no_grad`",
+    all(p.requires_grad and p.grad is not None for p in plain_copy.parameters())
+    and _grads_after_a_no_grad_update()
+    and all(t.grad is None for t in target.parameters()),
+    f"the deep copy's (requires_grad, has .grad): "
+    f"{[(p.requires_grad, p.grad is not None) for p in plain_copy.parameters()]}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # The online model takes a gradient-descent step, written out. The target does not move
@@ -150,6 +205,28 @@ print(f"{len(list(model.parameters())) = }")
 twin = copy.deepcopy(model)
 print(twin.head.weight is twin.embed.weight, tcdoc.shares_memory(twin.head.weight, model.head.weight))
 
+# sphinx_gallery_start_ignore
+_with_buffer = copy.deepcopy(model)
+_with_buffer.register_buffer("steps", torch.zeros(1))
+_buffer_twin = copy.deepcopy(_with_buffer)
+_shared = [
+    (mine, theirs)
+    for mine, a in twin.state_dict().items()
+    for theirs, b in model.state_dict().items()
+    if tcdoc.shares_memory(a, b)
+]
+claim(
+    "A deep copy of the whole model keeps the tie inside the copy, because one deepcopy call copies a "
+    "shared object once (see {doc}`plot_08_deepcopy_aliasing`), and shares nothing with the original",
+    twin.head.weight is twin.embed.weight
+    and twin.embed.weight is not model.embed.weight
+    and not _shared
+    and _buffer_twin.head.weight is _buffer_twin.embed.weight
+    and not tcdoc.shares_memory(_buffer_twin.get_buffer("steps"), _with_buffer.get_buffer("steps")),
+    f"tie kept: {twin.head.weight is twin.embed.weight}; memory shared with the original: {_shared}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Copying the tensors one by one, as a dictionary of clones, makes two independent tensors
 # out of the one weight. A deep copy of the state dict keeps them one.
@@ -171,6 +248,25 @@ with torch.no_grad():
     twin.embed.weight[0, 0] = 100.0
 print(f'{one_by_one["head.weight"][0, 0].item() = }')
 print(f"{twin.head.weight[0, 0].item() = }")
+
+# sphinx_gallery_start_ignore
+_one_tensor = [state["embed.weight"], state["embed.weight"]]  # one tensor under two names
+_clones = [tensor.detach().clone() for tensor in _one_tensor]
+_deep = copy.deepcopy(_one_tensor)
+claim(
+    "So a change to one of the separate copies no longer reaches the other, where in the deep-copied model "
+    "it reaches both uses of the weight",
+    one_by_one["embed.weight"][0, 0].item() == 100.0
+    and one_by_one["head.weight"][0, 0].item() != 100.0
+    and twin.head.weight[0, 0].item() == 100.0
+    and not tcdoc.shares_memory(one_by_one["embed.weight"], one_by_one["head.weight"])
+    and tcdoc.shares_memory(whole["embed.weight"], whole["head.weight"])
+    and not tcdoc.shares_memory(*_clones)
+    and tcdoc.shares_memory(*_deep),
+    f"after the writes: {one_by_one['head.weight'][0, 0].item()} in the separate copy, "
+    f"{twin.head.weight[0, 0].item()} in the deep-copied model",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # These values were measured with:

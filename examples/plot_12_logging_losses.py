@@ -46,6 +46,19 @@ print(tcdoc.graph_memory(total))
 # and 20 batches:
 print({batches_seen: held[batches_seen - 1] for batches_seen in (1, 10, 20)})
 
+# sphinx_gallery_start_ignore
+import itertools
+
+from tcdoc.claims import claim, raised
+
+claim(
+    "The bytes grow with every batch, because each batch adds its own saved activations (storages that all "
+    "batches share, such as a weight, count once)",
+    all(before < after for before, after in itertools.pairwise(held)),
+    f"the saved bytes went {held}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # The bytes held after every batch, as a plot.
 #
@@ -106,6 +119,30 @@ with torch.no_grad():
         total_no_grad += loss
 print(total_no_grad, tcdoc.graph_memory(total_no_grad))
 
+# sphinx_gallery_start_ignore
+
+
+def _total_added_in_place() -> torch.Tensor:
+    """Add three losses into a tensor in place, ``total += loss``, under no_grad."""
+    added = torch.zeros(())
+    with torch.no_grad():
+        for inputs, targets in batches[:3]:
+            added += nn.functional.mse_loss(model(inputs), targets)
+    return added
+
+
+_sums = {"total_no_grad": total_no_grad, "a tensor added to in place": _total_added_in_place()}
+claim(
+    "Under {class}`torch.no_grad` no backward graph is recorded, so even `total += loss` keeps no graph",
+    all(
+        made.grad_fn is None and not made.requires_grad and tcdoc.graph_memory(made).saved_bytes == 0
+        for made in _sums.values()
+    )
+    and total.grad_fn is not None,  # the same sum with gradients enabled keeps one
+    f"grad_fn {[(name, made.grad_fn) for name, made in _sums.items()]}, with gradients on {total.grad_fn}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # In training: ``backward()`` frees the buffers, not the chain
 # ------------------------------------------------------------
@@ -130,6 +167,16 @@ try:
     total.backward()
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+
+# sphinx_gallery_start_ignore
+# autograd.grad runs the same backward pass, and writes no .grad even where it would succeed.
+_error = raised(lambda: torch.autograd.grad(total, list(model.parameters())))
+claim(
+    "That chain is useless: its saved tensors are gone, so a backward pass through `total` fails",
+    isinstance(_error, RuntimeError) and "backward through the graph a second time" in str(_error),
+    f"the backward pass gave {_error!r}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # These values were measured with:

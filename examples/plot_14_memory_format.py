@@ -31,6 +31,40 @@ c = x.clone()
 print(f"{c.stride() = }")
 print(f"{c.is_contiguous(memory_format=torch.channels_last) = }")
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+
+def _clones_that_misbehave() -> list[tuple[str, str]]:
+    """Clone every kind of tensor tcdoc builds, in each grad mode; return where the clone went wrong.
+
+    A clone has memory of its own, and autograd records it only where the source requires grad and
+    grad mode is on.
+    """
+    modes = {"enabled": torch.enable_grad, "no_grad": torch.no_grad, "inference_mode": torch.inference_mode}
+    wrong = []
+    for scenario in tcdoc.scenarios():
+        if scenario.needs_cuda and not tcdoc.cuda_available():
+            continue
+        for mode_name, mode in modes.items():
+            source = scenario.build(torch.device("cpu"))
+            with mode():
+                copied = source.clone()
+            recorded = source.requires_grad and mode_name == "enabled"
+            grad_fn = type(copied.grad_fn).__name__ if copied.grad_fn is not None else None
+            if tcdoc.shares_memory(source, copied) or grad_fn != ("CloneBackward0" if recorded else None):
+                wrong.append((scenario.name, mode_name))
+    return wrong
+
+
+_misbehave = _clones_that_misbehave()
+claim(
+    "`clone()` copies the values",
+    torch.equal(c, x) and not tcdoc.shares_memory(c, x) and not _misbehave,
+    f"the clone of x shares its memory: {tcdoc.shares_memory(c, x)}; clones that went wrong: {_misbehave}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Asking for row-major order
 # --------------------------
@@ -52,6 +86,17 @@ m = torch.arange(12.0).reshape(3, 4).t()
 print(f"{m.stride() = }")
 print(f"{m.clone().stride() = }")
 print(f"{m.contiguous().stride() = }")
+
+# sphinx_gallery_start_ignore
+claim(
+    "A transpose is dense (it covers its memory without gaps), only in another order, so `clone()` keeps its "
+    "order while `contiguous()` rewrites it row-major",
+    m.clone().stride() == m.stride() == (1, 4)
+    and m.contiguous().stride() == (3, 1)
+    and torch.equal(m.clone(), m),
+    f"strides of m, m.clone(), m.contiguous(): {m.stride()}, {m.clone().stride()}, {m.contiguous().stride()}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # A stepped slice gets new, dense strides
@@ -84,6 +129,27 @@ print(f"{wide_copy.stride() = }")
 print(f"{wide_copy.untyped_storage().nbytes() = }")
 print(f"{tcdoc.compare(wide, wide_copy).new_bytes = }")
 
+# sphinx_gallery_start_ignore
+_row_major, _first_column = torch.ones(3, 4), torch.zeros(3, 4)[:, :1]
+_dense = {"x": (x, c), "m": (m, m.clone()), "a row-major tensor": (_row_major, _row_major.clone())}
+_gappy = {"s": (s, s.clone()), "x[:, :1]": (_first_column, _first_column.clone()), "wide": (wide, wide_copy)}
+_strides_changed = [name for name, (source, copied) in _dense.items() if copied.stride() != source.stride()]
+_not_packed = [
+    name
+    for name, (source, copied) in _gappy.items()
+    if copied.stride() == source.stride()
+    or not copied.is_contiguous()
+    or copied.untyped_storage().nbytes() != copied.numel() * copied.element_size()
+]
+claim(
+    "`clone()` defaults to `memory_format=torch.preserve_format`: when the source covers its memory without "
+    "gaps or overlaps, as here, the copy has the same strides as the source. A source with gaps (the stepped "
+    "slice below) or overlaps (the `expand` below) gets new, dense strides",
+    not _strides_changed and not _not_packed,
+    f"new strides for the dense {_strides_changed}; strides not new and dense for {_not_packed}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # :func:`copy.deepcopy` behaves differently here: it copies the storage and keeps the
 # strides, so the stride-0 layout and the small memory survive. (Not for a conjugate or
@@ -93,6 +159,33 @@ import copy
 wide_deep = copy.deepcopy(wide)
 print(f"{wide_deep.stride() = }")
 print(f"{tcdoc.compare(wide, wide_deep).new_bytes = }")
+
+# sphinx_gallery_start_ignore
+_repeated = torch.tensor([1 + 1j]).expand(1000)
+_bits = {"conjugate": _repeated.conj(), "negative": _repeated._neg_view()}
+_unresolved = []
+for _name, _view in _bits.items():
+    _deep = copy.deepcopy(_view)
+    if (
+        _deep.is_conj()
+        or _deep.is_neg()
+        or not torch.equal(_deep, _view.resolve_conj().resolve_neg())
+        or _deep.stride() != (1,)
+        or _deep.untyped_storage().nbytes() != 1000 * _deep.element_size()
+    ):
+        _unresolved.append(_name)
+claim(
+    "`copy.deepcopy` behaves differently here: it copies the storage and keeps the strides, so the stride-0 "
+    "layout and the small memory survive. (Not for a conjugate or negative view: deepcopy resolves the bit, "
+    "into new, dense memory.)",
+    wide_deep.stride() == wide.stride() == (0, 1)
+    and wide_deep.untyped_storage().nbytes() == row.numel() * row.element_size()
+    and not tcdoc.shares_memory(wide_deep, wide)
+    and not _unresolved,
+    f"the deep copy's strides {wide_deep.stride()}, memory {wide_deep.untyped_storage().nbytes()} bytes; "
+    f"views whose bit was not resolved into dense memory: {_unresolved}",
+)
+# sphinx_gallery_end_ignore
 
 # %%
 # :func:`tcdoc.draw.draw_panels` draws the two results with their storage bars on one scale,
