@@ -13,6 +13,7 @@ with no check behind them.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import importlib.util
@@ -167,6 +168,30 @@ def test_no_check_holds_a_pin() -> None:
         path.relative_to(ROOT) for path in CHECKS.rglob("*.py") if re.search(r"\bpin=", path.read_text())
     ]
     assert not pinned
+
+
+def test_unpin_wrote_each_pin_as_its_pages_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = tmp_path / "_checks" / "page.py"
+    module.parent.mkdir()
+    module.write_text(
+        "CLAIMS = [\n"
+        '    Claim("short", check, pin="0123456789", needs=("numpy",)),\n'
+        '    Only(\n        "long",\n        ops=("detach",),\n        pin="abcdef0123",\n    ),\n'
+        "]\n"
+    )
+    monkeypatch.setattr(TOOL, "DOCS", tmp_path)
+    long_words = "Of {among}, on {scenarios}, only {ops} " + "shares the memory of `x` " * 6
+    assert TOOL.unpin("_checks.page", {"short": 'it says "so"', "long": long_words}) == 2
+    rewritten = module.read_text()
+    assert "pin=" not in rewritten
+    calls = {
+        call.args[0].value: call for call in ast.walk(ast.parse(rewritten)) if isinstance(call, ast.Call)
+    }
+    words = {
+        name: next(k.value.value for k in call.keywords if k.arg == "words") for name, call in calls.items()
+    }
+    assert words == {"short": 'it says "so"', "long": long_words}
+    assert max(map(len, rewritten.splitlines())) <= 110
 
 
 def test_every_check_has_its_claim_on_its_page_or_in_its_example() -> None:

@@ -195,7 +195,7 @@ def test_a_scope_line_is_translated(make_app: Callable[..., SphinxTestApp], site
     app = make_app("text", srcdir=site, confoverrides={"language": "zh_CN"})
     app.build()
     text = (Path(app.outdir) / "index.txt").read_text(encoding="utf-8")
-    assert "本节中，x 是" in text
+    assert '本节中，"x" 是一个需要梯度的叶子张量' in text  # noqa: RUF001 - Chinese punctuation
     assert "In this section" not in text
 
 
