@@ -184,11 +184,12 @@ def test_unpin_wrote_each_pin_as_its_pages_words(tmp_path: Path, monkeypatch: py
     assert TOOL.unpin("_checks.page", {"short": 'it says "so"', "long": long_words}) == 2
     rewritten = module.read_text()
     assert "pin=" not in rewritten
-    calls = {
-        call.args[0].value: call for call in ast.walk(ast.parse(rewritten)) if isinstance(call, ast.Call)
-    }
+    calls = [call for call in ast.walk(ast.parse(rewritten)) if isinstance(call, ast.Call)]
     words = {
-        name: next(k.value.value for k in call.keywords if k.arg == "words") for name, call in calls.items()
+        ast.literal_eval(call.args[0]): ast.literal_eval(
+            next(k.value for k in call.keywords if k.arg == "words")
+        )
+        for call in calls
     }
     assert words == {"short": 'it says "so"', "long": long_words}
     assert max(map(len, rewritten.splitlines())) <= 110
