@@ -1,15 +1,16 @@
-"""List, check and re-pin the site's claims.
+"""List the site's claims whose words changed, and move checks from pins to words.
 
 Usage::
 
-    python tools/claims.py pins            # print each claim whose words changed, with its new pin
-    python tools/claims.py pins --write    # ... and write the new pins into the checks modules
+    python tools/claims.py changed    # each page claim whose check holds other words than its page
+    python tools/claims.py unpin      # rewrite every pin="..." of docs/_checks into words="..."
 
 A claim is a span of a page's own words, ``[words]{#id .claim}``, whose check lies in the
-page's module of ``docs/_checks`` with the pin of the words it was written against (see
-CONTRIBUTING.md, "Add a claim"). When the words change, the build fails until the check has been
-read again: this command says which claims those are. Write the new pins only after reading
-each check and making sure it fails whenever the new words are false.
+page's module of ``docs/_checks`` (:func:`tcdoc.claims.module_name`) with the words it was
+written against (see CONTRIBUTING.md, "Add a claim"). When the words change, the build fails
+until the check has been read again and the new words copied into it: ``changed`` lists those
+claims, old words beside new. ``unpin`` was run once, when checks held a hash of their words
+(``pin=``) instead of the words; it takes each claim's words from its page's span.
 
 It reads the pages' sources and imports the checks modules (and so torch); it builds nothing.
 """
@@ -21,6 +22,7 @@ import dataclasses
 import importlib
 import re
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,25 +30,20 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PACKAGE = "_checks"
 SKIPPED = ("_build", "_checks", "_ext", "auto_examples", "locales")
+WIDTH = 88
+"""The widest piece of a words string written into a checks module (the lines stay under 110)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class PageClaim:
-    """A claim's span on a page, with the checks module of that page and the claim found there."""
+    """A claim's span on a page, with the checks module of that page and the words its check holds."""
 
     page: Path
     line: int
     id: str
     words: str
     module: str
-    pinned: str | None  # None: the module has no claim of that id
-
-    @property
-    def pin(self) -> str:
-        """Return the pin of the words as the page says them now."""
-        from tcdoc.claims import pin
-
-        return pin(self.words)
+    held: str | None  # None: the module has no claim of that id
 
 
 def pages() -> list[Path]:
@@ -59,8 +56,13 @@ def docname(page: Path) -> str:
     return page.relative_to(DOCS).with_suffix("").as_posix()
 
 
-def page_claims() -> Iterator[PageClaim]:
-    """Every claim span of every page, with the pin its check holds."""
+def module_file(module: str) -> Path:
+    """Return the file of a checks module: ``docs/_checks/explanation/clone.py``."""
+    return DOCS.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def page_claims(with_checks: bool = True) -> Iterator[PageClaim]:
+    """Every claim span of every page, with the words its check holds (``with_checks``: import them)."""
     from tcdoc.claims import claim_spans, claims_of, module_name
 
     if str(DOCS) not in sys.path:
@@ -70,53 +72,82 @@ def page_claims() -> Iterator[PageClaim]:
         if not spans:
             continue
         module = module_name(PACKAGE, docname(page))
-        known = claims_of(importlib.import_module(module))
+        known = claims_of(importlib.import_module(module)) if with_checks else {}
         for span in spans:
             claim = known.get(span.id)
-            yield PageClaim(page, span.line, span.id, span.words, module, claim.pin if claim else None)
+            yield PageClaim(page, span.line, span.id, span.words, module, claim.words if claim else None)
 
 
-def module_file(module: str) -> Path:
-    """Return the file of a checks module: ``docs/_checks/explanation/clone.py``."""
-    return DOCS.joinpath(*module.split(".")).with_suffix(".py")
+def words_literal(words: str, indent: str) -> str:
+    """Return ``words`` as Python string literals, split at spaces into pieces that fit a line.
+
+    >>> print(words_literal("`x.detach()` copies nothing", "        "))
+    "`x.detach()` copies nothing"
+    """
+    pieces = textwrap.wrap(words, WIDTH, break_long_words=False, drop_whitespace=False) or [words]
+    return f"\n{indent}".join(_literal(piece) for piece in pieces)
 
 
-def repin(claim: PageClaim) -> bool:
-    """Write the new pin of ``claim`` into its checks module; False where its check was not found."""
-    path = module_file(claim.module)
+def _literal(text: str) -> str:
+    return f'"{text}"' if '"' not in text and "\\" not in text else repr(text)
+
+
+_PIN = re.compile(r'^(?P<indent>[ \t]*)(?P<before>.*?)pin="[0-9a-f]*"', re.MULTILINE)
+
+
+def unpin(module: str, words: dict[str, str]) -> int:
+    """Rewrite each ``pin="..."`` of a checks module into the ``words=`` of its claim; return how many.
+
+    ``words`` maps a claim's id to its page's words. A pin is matched to the claim whose id is
+    the last string before it that ``words`` knows.
+    """
+    path = module_file(module)
     source = path.read_text(encoding="utf-8")
-    start = source.find(f'"{claim.id}"')
-    found = re.compile(r'pin="([0-9a-f]*)"').search(source, start) if start >= 0 else None
-    if found is None:
-        return False
-    path.write_text(source[: found.start(1)] + claim.pin + source[found.end(1) :], encoding="utf-8")
-    return True
+    done = 0
+    for found in reversed(list(_PIN.finditer(source))):
+        ids = [m.group(1) for m in re.finditer(r'"([a-z0-9][a-z0-9_-]*)"', source[: found.start("before")])]
+        ids += [m.group(1) for m in re.finditer(r'"([a-z0-9][a-z0-9_-]*)"', found.group("before"))]
+        claim_id = next((name for name in reversed(ids) if name in words), None)
+        if claim_id is None:
+            raise ValueError(f"{path}: no page claim for the pin at offset {found.start()}")
+        indent = found.group("indent") + (" " * 4 if found.group("before") else "")
+        pin_start = found.start() + found.group(0).rindex("pin=")
+        literal = words_literal(words[claim_id], indent)
+        source = source[:pin_start] + f"words={literal}" + source[found.end() :]
+        done += 1
+    path.write_text(source, encoding="utf-8")
+    return done
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status."""
     parser = argparse.ArgumentParser(prog="tools/claims.py", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    pins = commands.add_parser("pins", help="print the claims whose words changed, and their new pins")
-    pins.add_argument("--write", action="store_true", help="write the new pins into the checks modules")
+    commands.add_parser("changed", help="list the page claims whose check holds other words than the page")
+    commands.add_parser("unpin", help="rewrite every pin= of docs/_checks into words= from the pages")
     args = parser.parse_args(argv)
+
+    if args.command == "unpin":
+        by_module: dict[str, dict[str, str]] = {}
+        for claim in page_claims(with_checks=False):
+            by_module.setdefault(claim.module, {})[claim.id] = claim.words
+        total = sum(unpin(module, words) for module, words in by_module.items())
+        print(f"{total} pins rewritten into words")
+        return 0
+
+    from tcdoc.claims import same_words, words_changed
 
     changed = 0
     for claim in page_claims():
         where = f"{claim.page.relative_to(ROOT)}:{claim.line}"
-        if claim.pinned is None:
+        if claim.held is None:
             print(f"{where}: claim {claim.id!r} has no check in {claim.module}", file=sys.stderr)
             changed += 1
-            continue
-        if claim.pinned == claim.pin:
-            continue
-        changed += 1
-        print(f'{where}: {claim.id} pin="{claim.pin}" (in {module_file(claim.module).relative_to(ROOT)})')
-        print(f"    {claim.words}")
-        if args.write and not repin(claim):
-            print(f"    could not find the pin of {claim.id!r} to write it", file=sys.stderr)
-    print(f"{changed} claims with new words" + (" (pins written)" if args.write and changed else ""))
-    return 0
+        elif not same_words(claim.held, claim.words):
+            print(f"{where}: {words_changed(claim.id, claim.module, claim.held, claim.words)}")
+            changed += 1
+    print(f"{changed} claims with new words")
+    return 1 if changed else 0
 
 
 if __name__ == "__main__":

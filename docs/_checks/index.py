@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from _checks._helpers import deepcopy_grad_and_attribute_values, deepcopy_refuses_non_leaf
 from tcdoc import Matrix
-from tcdoc.claims import Claim, expect, measured
+from tcdoc.claims import IN_WORDS, Claim, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -41,24 +41,36 @@ def _verdict_detach_clone(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("verdict-clone", _verdict_clone, pin="9bceeb6cd2", scope="stated: a leaf that requires grad"),
-    Claim("verdict-detach", _verdict_detach, pin="b6c83a7774", scope="stated: a leaf that requires grad"),
+    Claim(
+        "verdict-clone",
+        _verdict_clone,
+        words="copies the values into new memory and stays in the autograd graph, so gradients through "
+        "it reach `x`",
+    ),
+    Claim(
+        "verdict-detach",
+        _verdict_detach,
+        words="copies nothing: it shares the memory and the version counter of `x`, and is cut from the"
+        " graph",
+    ),
     Claim(
         "non-leaf-deepcopy",
         deepcopy_refuses_non_leaf,
-        pin="385cc3c57c",
-        scope="stated: tensors that are not leaves",
+        words="If `x` is itself the result of an operation (not a leaf), `copy.deepcopy(x)` does not "
+        "copy at all",
+        covers=IN_WORDS,
     ),
     Claim(
         "verdict-detach-clone",
         _verdict_detach_clone,
-        pin="0996f12030",
-        scope="stated: a leaf that requires grad",
+        words="For a copy with nothing shared and no history, write `x.detach().clone()`",
     ),
     Claim(
         "verdict-deepcopy",
         _verdict_deepcopy,
-        pin="a417af5985",
-        scope="stated: a leaf that requires grad; a plain tensor against an nn.Parameter",
+        words="copies the values into a new leaf that keeps `requires_grad` but no history, with "
+        "`.grad` and Python attributes for a plain tensor (not for an `nn.Parameter`), and "
+        "refuses a tensor that is not a leaf",
+        covers=IN_WORDS,
     ),
 ]

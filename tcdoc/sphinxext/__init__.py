@@ -23,10 +23,12 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
+- ``tcdoc-scope``: the kind of ``x``, the grad mode or the device a section's sentences share,
+  stated once in one short line; the section's claims inherit it;
 - claims: a sentence about torch in a page's own words, ``[words]{#id .claim}``, checked in the
-  build against its check in the site's checks package (``tcdoc_checks``), whose pin must match
-  the words (see :mod:`tcdoc.claims` and ``_claims``); the claims an example quotes are checked
-  when its page is read.
+  build against its check in the site's checks package (``tcdoc_checks``), which holds the same
+  words (see :mod:`tcdoc.claims` and ``_claims``); an example's ``claim()`` calls must quote its
+  text, checked when its page is read.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
@@ -41,7 +43,7 @@ private module per job: ``_config`` (the settings, checked when the configuratio
 history of releases), ``_roles`` (the
 fact roles), ``_table_nodes`` (their cells and tables), ``_links`` (links from an operation's
 code to its page), ``_state`` (the build's
-matrix and snippet namespaces, on ``env``), ``_claims``, ``_command``, ``_snippets``,
+matrix and snippet namespaces, on ``env``), ``_claims``, ``_scope``, ``_command``, ``_snippets``,
 ``_diagram`` and ``_i18n`` (the extension's words in the reader's language). Sphinx is imported
 only under this package.
 """
@@ -59,6 +61,7 @@ from tcdoc.sphinxext._command import CommandDirective, run_command
 from tcdoc.sphinxext._diagram import DiagramDirective
 from tcdoc.sphinxext._grad_modes import GradModesDirective
 from tcdoc.sphinxext._links import resolve_operation_link
+from tcdoc.sphinxext._scope import ScopeDirective, write_scopes
 from tcdoc.sphinxext._snippets import RunDirective
 
 __all__ = ["run_command", "setup"]
@@ -78,6 +81,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-command", CommandDirective)
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)
+    app.add_directive("tcdoc-scope", ScopeDirective)
+    app.connect("doctree-read", write_scopes)
     app.add_role("tcdoc-fact", _roles.FactRole())
     app.add_role("tcdoc-env", _roles.EnvRole())
     _claims.setup_claims(app)

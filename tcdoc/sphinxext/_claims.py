@@ -6,16 +6,20 @@ checks, one module per page, named after it (:func:`tcdoc.claims.module_name`): 
 is the id of a claim in that module.
 
 - When a page's source is read (``source-read``, in the English words whatever the build's
-  language), each span's words must match its claim's pin: words changed since the check was
-  pinned are a build error that prints the new pin, so that someone reads the check again.
-  With ``tcdoc_claims_repin = True`` the new pins are listed instead (``tools/claims.py pins``).
+  language), each span's words must be the words its check holds (``words=``): changed words
+  are a build error at the span's line that shows the old words beside the new, so that
+  someone reads the check again. A claim whose words cover more than its section's scope
+  (``tcdoc-scope``) is an error there too.
 - When its doctree is read (``doctree-read``), each claim is checked against the build's
-  matrix: a false claim, or a check that cannot run, is a build error at the span's line; a
-  claim that needs a missing package or CUDA device is a warning that says which. Placeholders
-  of :class:`~tcdoc.claims.Only` and :class:`~tcdoc.claims.Every` claims are filled in, in
-  the build's language.
-- A gallery page's checks are those of its example script: each claim gives its ``quote``,
-  which the example's text must say word for word.
+  matrix, in its section's scope: a false claim, or a check that cannot run, is a build error
+  at the span's line; a claim that needs a missing package or CUDA device is a warning that
+  says which. Placeholders of :class:`~tcdoc.claims.Only` and :class:`~tcdoc.claims.Every`
+  claims are filled in, in the build's language.
+- A gallery page's claims are the :func:`~tcdoc.claims.claim` calls of its example script,
+  whose words the example's text must say word for word (an error at the call's line in the
+  script); sphinx-gallery runs them, and a false one fails the build with its traceback. A
+  claim that cannot run inside its example lies in the example's checks module, with its
+  ``quote``.
 
 A page is read again when its checks module changed. Verdicts are kept on the build
 environment for the build that made them.
@@ -42,9 +46,9 @@ if TYPE_CHECKING:
 
     from sphinx.environment import BuildEnvironment
 
-    from tcdoc.claims import AnyClaim, Verdict
+    from tcdoc.claims import AnyClaim, Scope, Verdict
 
-__all__ = ["check_claims", "check_quoted_claims", "pin_claims", "setup_claims"]
+__all__ = ["check_claims", "check_example_claims", "check_words", "setup_claims"]
 
 logger = logging.getLogger(__name__)
 
@@ -54,15 +58,13 @@ CLAIM_CLASS = "claim"
 def setup_claims(app: Sphinx) -> None:
     """Register the settings and the event handlers of claims (called from ``setup()``)."""
     app.add_config_value("tcdoc_checks", "", "env", types=frozenset({str}))
-    app.add_config_value("tcdoc_claims_repin", False, "", types=frozenset({bool}))
     app.connect("builder-inited", _start_build)
-    app.connect("source-read", pin_claims)
+    app.connect("source-read", check_words)
     app.connect("doctree-read", check_claims)
-    app.connect("doctree-read", check_quoted_claims)
+    app.connect("doctree-read", check_example_claims)
     app.connect("env-get-outdated", _pages_whose_checks_changed)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
-    app.connect("build-finished", _print_new_pins)
 
 
 # -- State on the environment ----------------------------------------------------------------
@@ -84,17 +86,9 @@ def _verdicts(env: BuildEnvironment) -> dict[tuple[str, str], Verdict]:
     return found
 
 
-def _new_pins(env: BuildEnvironment) -> list[str]:
-    if not hasattr(env, "tcdoc_new_pins"):
-        env.tcdoc_new_pins = []  # type: ignore[attr-defined]
-    found: list[str] = env.tcdoc_new_pins  # type: ignore[attr-defined]
-    return found
-
-
 def _start_build(app: Sphinx) -> None:
-    """Forget the last build's verdicts and pins: each build checks its claims afresh."""
+    """Forget the last build's verdicts: each build checks its claims afresh."""
     app.env.tcdoc_verdicts = {}  # type: ignore[attr-defined]
-    app.env.tcdoc_new_pins = []  # type: ignore[attr-defined]
     if app.config.tcdoc_checks and app.confdir and str(app.confdir) not in sys.path:
         sys.path.insert(0, str(app.confdir))  # the checks package lies beside conf.py
 
@@ -107,7 +101,6 @@ def _merge(app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildE
     mine, theirs = _checks_read(env), _checks_read(other)
     mine.update({name: theirs[name] for name in docnames if name in theirs})
     _verdicts(env).update(_verdicts(other))
-    _new_pins(env).extend(_new_pins(other))
 
 
 def _pages_whose_checks_changed(
@@ -124,10 +117,15 @@ def _pages_whose_checks_changed(
 # -- Finding a page's checks -----------------------------------------------------------------
 
 
-def _gallery(app: Sphinx) -> str:
+def _gallery_setting(app: Sphinx, key: str, default: str) -> str:
+    """Return the first folder of a sphinx-gallery setting that may be a string or a list."""
     conf = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
-    value = conf.get("gallery_dirs", "auto_examples")
+    value = conf.get(key, default)
     return str(value if isinstance(value, str) else value[0])
+
+
+def _gallery(app: Sphinx) -> str:
+    return _gallery_setting(app, "gallery_dirs", "auto_examples")
 
 
 def _module_of(app: Sphinx, docname: str) -> str:
@@ -174,12 +172,12 @@ def _claims_of(app: Sphinx, docname: str) -> dict[str, AnyClaim] | None:
     return found
 
 
-# -- Pins: the page's words against its checks ------------------------------------------------
+# -- Words: the page's words against its checks ------------------------------------------------
 
 
-def pin_claims(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Match each claim span's words to its check's pin (``source-read``, English words)."""
-    from tcdoc.claims import claim_spans, pin
+def check_words(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Match each claim span's words to its check's words, and to its section's scope (``source-read``)."""
+    from tcdoc.claims import Scope, claim_spans, same_words, wider_than_scope, words_changed
 
     spans = claim_spans(source[0])
     if not spans:
@@ -191,6 +189,7 @@ def pin_claims(app: Sphinx, docname: str, source: list[str]) -> None:
             f"{docname} has claims, but there is no checks module {module} for it", (docname, spans[0].line)
         )
         return
+    scopes = _scopes(source[0])
     seen = set()
     for span in spans:
         where = (docname, span.line)
@@ -204,53 +203,53 @@ def pin_claims(app: Sphinx, docname: str, source: list[str]) -> None:
             continue
         if claim.quote:
             _error(
-                f"claim {span.id!r} of {module} is a quote, for an example: a page's claim has a pin", where
+                f"claim {span.id!r} of {module} is a quote, for an example: a page's claim has words=", where
             )
             continue
         try:
             claim.fill(span.words)
         except ValueError as exc:
             _error(str(exc), where)
-        new = pin(span.words)
-        if new == claim.pin:
-            continue
-        if app.config.tcdoc_claims_repin:
-            _new_pins(app.env).append(f"{module} {span.id}: pin={new!r}  # {span.words}")
-            continue
-        _error(
-            f"the words of claim {span.id!r} changed since its check was pinned: read its check in "
-            f"{module} again, and if it still fails whenever the new words are false, pin them: "
-            f'pin="{new}" (tools/claims.py pins lists every new pin)',
-            where,
-        )
+        if not same_words(claim.words, span.words):
+            _error(words_changed(span.id, module, claim.words, span.words), where)
+        wider = wider_than_scope(claim, span.words, scopes.get(span.id, Scope()))
+        if wider:
+            _error(f"claim {span.id!r} says more than its section's scope: {wider}", where)
     unused = [claim_id for claim_id, claim in known.items() if claim_id not in seen and not claim.quote]
     if unused:
         _error(f"{module} has checks that no claim on {docname} uses: {', '.join(unused)}", (docname, 1))
 
 
-def _print_new_pins(app: Sphinx, exception: BaseException | None) -> None:
-    if exception is None and app.config.tcdoc_claims_repin:
-        pins = _new_pins(app.env)
-        logger.info("tcdoc: %d claims with new words", len(pins))
-        for line in pins:
-            logger.info("    %s", line)
+def _scopes(source: str) -> dict[str, Scope]:
+    """Return the scope each claim of a page inherits; none where one is malformed (its directive says so)."""
+    from tcdoc.claims import scopes_of
+
+    try:
+        return scopes_of(source)
+    except ValueError:
+        return {}
 
 
-def _error(message: str, location: tuple[str, int] | nodes.Node) -> None:
+def _page_scopes(app: Sphinx, docname: str) -> dict[str, Scope]:
+    """Return the scope of each claim of a page, read from its English source."""
+    return _scopes(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
+
+
+def _error(message: str, location: tuple[str, int] | nodes.Node | str) -> None:
     logger.error(message, location=location, type="tcdoc", subtype="claim")
 
 
 # -- Checking claims ----------------------------------------------------------------------------
 
 
-def verdict(app: Sphinx, module: str, claim: AnyClaim) -> Verdict:
-    """Check a claim once per build, against the one matrix of the build."""
+def verdict(app: Sphinx, module: str, claim: AnyClaim, scope: Scope | None = None) -> Verdict:
+    """Check a claim once per build, against the one matrix of the build, in its section's scope."""
     from tcdoc.claims import verify
 
     found = _verdicts(app.env)
     key = (module, claim.id)
     if key not in found:
-        found[key] = verify(claim, build_matrix(app.env))
+        found[key] = verify(claim, build_matrix(app.env), scope)
     return found[key]
 
 
@@ -262,9 +261,10 @@ def check_claims(app: Sphinx, doctree: nodes.document) -> None:
     docname = app.env.docname
     known = _claims_of(app, docname)
     if known is None:
-        return  # pin_claims reported it, with the page's English line
+        return  # check_words reported it, with the page's English line
     module = _module_of(app, docname)
     ids = _other_ids(doctree, spans)
+    scopes = _page_scopes(app, docname)
     for span in spans:
         claim_id = span["ids"][0] if span["ids"] else ""
         claim = known.get(claim_id)
@@ -275,7 +275,7 @@ def check_claims(app: Sphinx, doctree: nodes.document) -> None:
         if claim_id in ids:
             _error(f"claim {claim_id!r} has the id of another element of {docname}: give it another", span)
         _fill(span, claim)
-        found = verdict(app, module, claim)
+        found = verdict(app, module, claim, scopes.get(claim_id))
         if found.held is False:
             _error(f"claim {claim_id!r} of {docname} is false: {found.detail}", span)
         elif found.held is None:
@@ -320,37 +320,59 @@ def _code_nodes(text: str) -> list[nodes.Node]:
     return found
 
 
-# -- Quotes in examples ---------------------------------------------------------------------------
+# -- Claims in examples ---------------------------------------------------------------------------
 
 
-def check_quoted_claims(app: Sphinx, doctree: nodes.document) -> None:
-    """Check the claims an example quotes when the build reads its page (``doctree-read``)."""
-    source = _example_source(app, app.env.docname)
-    if source is None:
+def check_example_claims(app: Sphinx, doctree: nodes.document) -> None:
+    """Check that an example says the words of each of its claims (``doctree-read`` of its page).
+
+    The :func:`~tcdoc.claims.claim` calls of the script must quote its text word for word; a
+    claim that lies in the example's checks module (one that cannot run inside the example)
+    is checked here too.
+    """
+    from tcdoc.claims import example_claims, example_text, quoted
+
+    script = _example_source(app, app.env.docname)
+    if script is None:
         return
+    source = script.read_text(encoding="utf-8")
+    name = script.relative_to(_examples_dir(app)).as_posix()
+    text = "\n\n".join(example_text(source))
+    try:
+        calls = example_claims(source)
+    except ValueError as exc:
+        _error(f"{name}: {exc}", f"{script}")
+        calls = []
+    for words, line in calls:
+        if not quoted(words, text):
+            _error(
+                f"claim({words!r}) of {name} is not said word for word in the example's text: "
+                "read its check again, and copy the text's new words into it",
+                f"{script}:{line}",
+            )
+    _check_quoted_claims(app, script, name, text)
+
+
+def _check_quoted_claims(app: Sphinx, script: Path, name: str, text: str) -> None:
+    """Check the claims of an example's checks module: each quoted in its text, and true."""
+    from tcdoc.claims import quoted
+
     known = _claims_of(app, app.env.docname)
     if not known:
         return
-    from tcdoc.claims import example_text, quoted
-
     module = _module_of(app, app.env.docname)
-    name = source.relative_to(_examples_dir(app)).as_posix()
-    text = "\n\n".join(example_text(source.read_text(encoding="utf-8")))
     for claim in known.values():
         if not claim.quote:
             _error(
-                f"claim {claim.id!r} of {module} has a pin: an example's claim gives its quote",
-                (app.env.docname, 1),
+                f"claim {claim.id!r} of {module} has words=: an example's claim gives its quote", f"{script}"
             )
             continue
         if not quoted(claim.quote, text):
-            _error(
-                f"claim {claim.id!r} of {module} is not quoted word for word in {name}", (app.env.docname, 1)
-            )
+            _error(f"claim {claim.id!r} of {module} is not quoted word for word in {name}", f"{script}")
             continue
         found = verdict(app, module, claim)
         if found.held is False:
-            _error(f"claim {claim.id!r}, quoted in {name}, is false: {found.detail}", (app.env.docname, 1))
+            _error(f"claim {claim.id!r}, quoted in {name}, is false: {found.detail}", f"{script}")
         elif claim.needs_cuda and not getattr(app.config, "tcdoc_gpu_execute", None):
             # This build shows the GPU example without running it, and says so on its page.
             logger.info("claim %r, quoted in %s, was not checked: %s", claim.id, name, found.detail)
@@ -361,21 +383,14 @@ def check_quoted_claims(app: Sphinx, doctree: nodes.document) -> None:
             )  # fmt: skip
 
 
-def _gallery_setting(app: Sphinx, key: str, default: str) -> str:
-    """Return the first folder of a sphinx-gallery setting that may be a string or a list."""
-    conf = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
-    value = conf.get(key, default)
-    return str(value if isinstance(value, str) else value[0])
-
-
 def _examples_dir(app: Sphinx) -> Path:
     return (Path(app.confdir) / _gallery_setting(app, "examples_dirs", "../examples")).resolve()
 
 
 def _example_source(app: Sphinx, docname: str) -> Path | None:
     """Find the example script behind a gallery page; None for any other page."""
-    gallery = _gallery(app)
-    if not docname.startswith(f"{gallery}/"):
-        return None
-    script = _examples_dir(app) / f"{docname.removeprefix(f'{gallery}/')}.py"
-    return script if script.is_file() else None
+    from tcdoc.claims import gallery_example
+
+    script = gallery_example(docname, _gallery(app))
+    path = _examples_dir(app) / script if script is not None else None
+    return path if path is not None and path.is_file() else None

@@ -16,7 +16,7 @@ from _checks._helpers import (
     each_measured_under,
 )
 from tcdoc import GRAD_MODES, Matrix
-from tcdoc.claims import EVERYDAY, Claim, Every, expect, measured
+from tcdoc.claims import EVERYDAY, IN_WORDS, REGISTRY, Claim, Every, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -122,32 +122,105 @@ def _expand_materialised(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("copies-and-records", clone_copies_and_records, pin="870de8cea5", scope="registry"),
-    Claim("independent-yet-connected", _clone_independent_yet_connected, pin="71a613cf93", scope="registry"),
-    Every("shares-no-memory", ops=("clone",), expected={"shares_storage": False}, pin="a5a50a39bd"),
+    Claim(
+        "copies-and-records",
+        clone_copies_and_records,
+        words="{py:meth}`x.clone() <torch.Tensor.clone>` copies the data of `x` into new memory and, "
+        "where `x` requires gradients and autograd records (outside `torch.no_grad()` and "
+        "`torch.inference_mode()`), records the copy in the autograd graph",
+    ),
+    Claim(
+        "independent-yet-connected",
+        _clone_independent_yet_connected,
+        words="The result is independent in memory and, so recorded, connected in gradients: writing "
+        "into it never touches `x`, yet a backward pass through it reaches `x`",
+        covers=REGISTRY,
+    ),
+    Every(
+        "shares-no-memory",
+        ops=("clone",),
+        expected={"shares_storage": False},
+        words="On {scenarios}, {ops} shares no memory with `x`, so an in-place change to the clone is "
+        "invisible to `x`",
+    ),
     Every(
         "shares-nothing",
         ops=("clone",),
         expected={"shares_version_counter": False},
         scenarios=EVERYDAY,
-        pin="c0ecd48b85",
+        words="On {scenarios}, {ops} does not share the version counter of `x` either, so such a change"
+        " is invisible to autograd's checks on `x`",
     ),
-    Claim("leaf-or-not", _clone_is_not_a_leaf, pin="ab6ff2e801", scope="registry"),
-    Claim("invents-no-history", _clone_keeps_requires_grad, pin="b4ebdfb156", scope="registry"),
-    Claim("never-copies-grad", _clone_never_copies_grad, pin="9cbe7f3781", scope="registry"),
-    Claim("both-orders-agree", _both_orders_agree, pin="e147c82db6", scope="registry"),
+    Claim(
+        "leaf-or-not",
+        _clone_is_not_a_leaf,
+        words="Where `x` requires gradients and autograd records, the clone is not a leaf: its "
+        "`grad_fn` is `CloneBackward0`, and gradients flow through it to `x`; made under "
+        "`torch.no_grad()` or `torch.inference_mode()`, it is a leaf with no `grad_fn`",
+    ),
+    Claim(
+        "invents-no-history",
+        _clone_keeps_requires_grad,
+        words="Where `x` does not require gradients, the clone does not either: `clone()` copies the "
+        "history that exists and invents none",
+    ),
+    Claim(
+        "never-copies-grad",
+        _clone_never_copies_grad,
+        words="`clone()` never copies `.grad`, on any kind of `x` tcdoc builds, and the clone of a "
+        "{py:class}`~torch.nn.Parameter` is a plain `Tensor`",
+        covers=REGISTRY,
+    ),
+    Claim(
+        "both-orders-agree",
+        _both_orders_agree,
+        words="Both orders end in the same place, a new leaf with its own memory and no history",
+    ),
     Claim(
         "detach-first",
         clone_detach_records_first,
-        pin="6b0301ddf4",
-        scope="idiom: 'only to' means 'just to'",
+        words="`x.detach().clone()` is the order to prefer, because `x.clone().detach()` first records "
+        "a copy in the graph only to cut it off again",
     ),
-    Claim("preserve-format", _preserve_format_is_the_default, pin="b67e8601cc"),
-    Claim("channels-last", _channels_last_strides, pin="7484505faf"),
-    Claim("strided-slice", _strided_slice_packed, pin="457e600311", scope="stated: a strided slice"),
-    Claim("slice-strides", _slice_strides, pin="b40c2afae8", scope="stated: the slice base[:, ::2]"),
     Claim(
-        "expand-writes-out", _expand_materialised, pin="0645d103c4", scope="stated: a tensor made by expand"
+        "preserve-format",
+        _preserve_format_is_the_default,
+        words="`clone()` takes a `memory_format` argument, and its default, "
+        "{py:data}`torch.preserve_format`, keeps the layout of `x` where it can",
     ),
-    Claim("expand-bytes", _expand_materialised, pin="c892915b85"),
+    Claim(
+        "channels-last",
+        _channels_last_strides,
+        words="A tensor in {py:data}`torch.channels_last` format keeps its strides through a plain "
+        "`clone()`, and loses them when the clone is asked for {py:data}`torch.contiguous_format`",
+    ),
+    Claim(
+        "strided-slice",
+        _strided_slice_packed,
+        words="A strided slice such as `base[:, ::2]` is not dense (its elements have gaps between them"
+        " in memory), so its clone packs the elements densely, keeping the order of the "
+        "dimensions in memory (row-major for this slice, column-major for a slice of `base.t()`),"
+        " and holds only the bytes of the slice",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "slice-strides",
+        _slice_strides,
+        words="The slice skips every other element, with strides `(6, 2)`; the clone packs its elements"
+        " densely",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "expand-writes-out",
+        _expand_materialised,
+        words="A tensor made by {py:meth}`~torch.Tensor.expand` repeats one value without storing it "
+        "again, and `clone()` writes every repeat out",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "expand-bytes",
+        _expand_materialised,
+        words="The expanded tensor holds 12 bytes behind its 3000 elements; its clone holds 4 bytes for"
+        " each one",
+    ),
 ]

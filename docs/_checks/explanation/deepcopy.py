@@ -27,7 +27,7 @@ from _checks._helpers import (
     tied_module,
 )
 from tcdoc import Matrix, shares_memory
-from tcdoc.claims import Claim, expect, measured
+from tcdoc.claims import IN_WORDS, REGISTRY, Claim, Scope, expect
 
 __all__ = ["CLAIMS"]
 
@@ -102,10 +102,10 @@ def _two_calls_one_memo(matrix: Matrix) -> None:
     expect(shares_memory(copied_base, copied_view), "two calls with one memo did not keep the pair together")
 
 
-def _copy_keeps_parameter_attributes(matrix: Matrix) -> None:
-    report = measured(matrix, "copy", "parameter_with_attribute")
-    ok = report.copies_attributes is True and report.copies_grad is False and report.shares_storage
-    expect(ok, f"copy.copy of the parameter measured {report}")
+def _copy_keeps_parameter_attributes(matrix: Matrix, scope: Scope) -> None:
+    for scenario, report in scope.cells(matrix, "copy"):
+        ok = report.copies_attributes is True and report.copies_grad is False and report.shares_storage
+        expect(ok, f"copy.copy on {scenario} measured {report}")
 
 
 def _integer_results_are_leaves(matrix: Matrix) -> None:
@@ -131,35 +131,113 @@ def _refuses_non_leaf_copies_no_grad_product(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("shares-nothing", _deepcopy_shares_nothing, pin="7aef6a2c62", scope="registry"),
-    Claim("plain-grad-and-attributes", deepcopy_plain_grad_and_attributes, pin="05eaef4433"),
+    Claim(
+        "shares-nothing",
+        _deepcopy_shares_nothing,
+        words="On every kind of `x` it copies, the copy shares nothing with `x`: new memory, a new "
+        "version counter (none at all inside `torch.inference_mode()`, where the copy is an "
+        "inference tensor), and a new leaf that keeps `requires_grad` but no history",
+        covers=REGISTRY,
+    ),
+    Claim(
+        "plain-grad-and-attributes",
+        deepcopy_plain_grad_and_attributes,
+        words="For a plain tensor, `.grad` and Python attributes set on `x` are deep-copied too: the "
+        "copy's `.grad` is a new tensor, and an attribute that can change (a list, say) is a new "
+        "object",
+    ),
     Claim(
         "refuses-non-leaf",
         _refuses_non_leaf_copies_no_grad_product,
-        pin="d5403ef84a",
-        scope="registry, for the tensors that are not leaves; stated: the product under no_grad",
+        words="A result that autograd recorded, one with a `grad_fn` such as `x * 2` for an `x` that "
+        "requires gradients, is not a leaf, and deepcopy refuses it; the same operation under "
+        "`torch.no_grad()` gives a leaf, which deepcopy copies",
+        covers=REGISTRY,
     ),
     Claim(
         "integer-results-are-leaves",
         _integer_results_are_leaves,
-        pin="ec6d5b0e17",
-        scope="stated: integer and boolean results (argmax, a comparison, long())",
+        words="A result with integer or boolean values, such as `x.argmax()` or `x > 1`, is never "
+        "recorded: it is a leaf, and deepcopy copies it",
+        covers=IN_WORDS,
     ),
-    Claim("module-fix", module_with_non_leaf, pin="42a0db5c87", scope="stated: the module of the example"),
-    Claim("weight-norm", _old_weight_norm, pin="3d4473237f"),
-    Claim("memo", _memo_plain_tensors, pin="535801d28a"),
-    Claim("pair-kept", aliasing_within_one_call, pin="539736e872"),
-    Claim("two-calls", _two_calls_one_memo, pin="0baa4511e0"),
+    Claim(
+        "module-fix",
+        module_with_non_leaf,
+        words="Keeping `self.weight.detach() * 2`, or not keeping the tensor at all, makes the module "
+        "copyable again",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "weight-norm",
+        _old_weight_norm,
+        words="The old {py:func}`torch.nn.utils.weight_norm` is the best-known case: it recomputes the "
+        "weight as such an attribute, and its replacement "
+        "{py:func}`torch.nn.utils.parametrizations.weight_norm` does not",
+    ),
+    Claim(
+        "memo",
+        _memo_plain_tensors,
+        words="Deepcopy remembers the storages it has copied during one call, so plain dense tensors "
+        "that read one storage before (a tensor, its views, its `detach()`) still read one "
+        "afterwards, with each other; a `Parameter`, a conjugate view, a negative view (such as "
+        "`x.conj().imag`) and a sparse tensor are copied into memory of their own, and so are two"
+        " storages that merely cover the same bytes",
+    ),
+    Claim(
+        "pair-kept",
+        aliasing_within_one_call,
+        words="Writing into the copied base changed the copied view, so the pair kept its relationship,"
+        " while the originals were untouched",
+    ),
+    Claim(
+        "two-calls",
+        _two_calls_one_memo,
+        words="Two separate calls, `copy.deepcopy(base)` and `copy.deepcopy(view)`, would give two "
+        "unrelated copies, unless both pass the same `memo` dictionary",
+    ),
     Claim(
         "whole-storage",
         _slice_copies_its_storage,
-        pin="2d7a3f33f1",
-        scope="stated: a slice of a plain tensor, of a Parameter and of a conjugate view",
+        words="For a plain tensor, deepcopy keeps the slice a slice of a copied storage, so it copies "
+        "every byte of the storage, including the ones the slice never reads; a `Parameter` or a "
+        "conjugate view copies only its own elements, as `x.detach().clone()` does",
+        covers=IN_WORDS,
     ),
-    Claim("ten-elements", _slice_copies_its_storage, pin="afa087d70b"),
-    Claim("parameter-has-its-own", parameter_deepcopy_is_its_own, pin="69a8e131ca"),
-    Claim("parameter-drops-grad-and-attributes", parameter_deepcopy_drops, pin="2585f62f40"),
-    Claim("copy-keeps-parameter-attributes", _copy_keeps_parameter_attributes, pin="45a4c34d65"),
-    Claim("module-ties", tied_module, pin="1351ce2056", scope="stated: a module whose weights are tied"),
-    Claim("one-parameter-inside", tied_module, pin="87defca63c"),
+    Claim(
+        "ten-elements",
+        _slice_copies_its_storage,
+        words="Ten elements cost 4000 bytes through deepcopy and 40 through a clone",
+    ),
+    Claim(
+        "parameter-has-its-own",
+        parameter_deepcopy_is_its_own,
+        words="{py:class}`torch.nn.Parameter` defines its own deepcopy, and it differs from the one for"
+        " plain tensors",
+    ),
+    Claim(
+        "parameter-drops-grad-and-attributes",
+        parameter_deepcopy_drops,
+        words="The deepcopy of a parameter is a `Parameter` again and keeps `requires_grad`, but it "
+        "starts without `.grad` and without the Python attributes of `x`, both of which the "
+        "deepcopy of a plain leaf copies",
+    ),
+    Claim(
+        "copy-keeps-parameter-attributes",
+        _copy_keeps_parameter_attributes,
+        words="`copy.copy(x)` keeps its Python attributes (and shares its memory), but not its `.grad`",
+    ),
+    Claim(
+        "module-ties",
+        tied_module,
+        words="Deepcopying a whole {py:class}`torch.nn.Module` copies every parameter and buffer once, "
+        "so weights that were tied stay tied in the copy",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "one-parameter-inside",
+        tied_module,
+        words="Inside the copy the two layers share one parameter, as in the original, and that "
+        "parameter is not the original's",
+    ),
 ]

@@ -24,7 +24,7 @@ from _checks._helpers import (
     write_through_detached,
 )
 from tcdoc import Matrix
-from tcdoc.claims import EVERYDAY, Claim, ClaimFalse, Every, expect
+from tcdoc.claims import EVERYDAY, IN_WORDS, Claim, ClaimFalse, Every, expect
 
 __all__ = ["CLAIMS", "detach_in_place_spares_inference_views"]
 
@@ -142,50 +142,121 @@ def _drops_tangent(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("same-memory-no-autograd", _detach_same_memory_no_autograd, pin="da23b6dd81", scope="registry"),
-    Claim("copies-nothing", detach_copies_nothing, pin="b217f71aa9", scope="registry"),
+    Claim(
+        "same-memory-no-autograd",
+        _detach_same_memory_no_autograd,
+        words="{py:meth}`x.detach() <torch.Tensor.detach>` returns a new tensor object that reads the "
+        "same memory as `x` and takes no part in autograd",
+    ),
+    Claim(
+        "copies-nothing",
+        detach_copies_nothing,
+        words="It copies nothing: it is a second window onto the bytes of `x`, with its own "
+        "`requires_grad=False`",
+    ),
     Every(
         "shares-memory",
         ops=("detach",),
         expected={"shares_storage": True, "new_bytes": 0, "is_leaf": True, "requires_grad": False},
-        pin="8362f3b8bb",
+        words="On {scenarios}, {ops} shares the storage of `x`, holds no new bytes, and is a leaf that "
+        "does not require gradients",
     ),
     Every(
         "shares-both",
         ops=("detach",),
         expected={"shares_version_counter": True},
         scenarios=EVERYDAY,
-        pin="6cfcb444e1",
+        words="On {scenarios}, {ops} shares the version counter of `x` as well",
     ),
     Every(
         "parameter-to-tensor",
         ops=("detach",),
         expected={"result_type": "Tensor"},
         scenarios=("parameter", "parameter_with_attribute"),
-        pin="84b3ea4166",
+        words="On {scenarios}, {ops} gives a plain `Tensor`",
     ),
-    Claim("write-goes-through", write_through_detached, pin="a7439c558e"),
-    Claim("counter-sees-changes", autograd_sees_detached_changes, pin="f3b68c9e0b"),
-    Claim("one-change-counts-twice", write_through_detached, pin="e1a066f942"),
-    Claim("saved-x-would-fail", _saved_x_would_fail, pin="5aa424aa49"),
-    Claim("data-goes-unnoticed", data_change_goes_unnoticed, pin="41c3f46d5a"),
-    Claim("own-metadata", _metadata_of_its_own, pin="8b4d64d361"),
-    Claim("bytes-not-description", _metadata_of_its_own, pin="3c051e1af3", scope="stated: d and x above"),
-    Claim("old-note-no-longer-holds", _old_note_disproved, pin="8ae9da5d60"),
+    Claim(
+        "write-goes-through",
+        write_through_detached,
+        words="The write into `d` shows up in `x`, because they are one block of memory",
+    ),
+    Claim(
+        "counter-sees-changes",
+        autograd_sees_detached_changes,
+        words="Because `d` shares the version counter of `x`, autograd's checks see in-place changes "
+        "made through `d`",
+    ),
+    Claim(
+        "one-change-counts-twice",
+        write_through_detached,
+        words="The single write into `d` counts as one change to `x` as well",
+    ),
+    Claim(
+        "saved-x-would-fail",
+        _saved_x_would_fail,
+        words="If autograd had saved `x` for a backward pass, that pass would now stop with an error "
+        "instead of computing a wrong gradient, unless saved-tensor hooks were on when it saved "
+        "`x`",
+    ),
+    Claim(
+        "data-goes-unnoticed",
+        data_change_goes_unnoticed,
+        words="`x.data` shares the memory without the counter, so the same change goes unnoticed",
+    ),
+    Claim(
+        "own-metadata",
+        _metadata_of_its_own,
+        words="The result has metadata of its own, so changing its shape in place leaves the shape of "
+        "`x` as it was",
+    ),
+    Claim(
+        "bytes-not-description",
+        _metadata_of_its_own,
+        words="`d` gained a dimension while `x` kept its shape: only the bytes are shared, not the "
+        "description of them",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "old-note-no-longer-holds",
+        _old_note_disproved,
+        words="In torch {tcdoc-env}`torch`, none of the four raises an error on a detached tensor, and "
+        "none changes the shape or values of `x`",
+    ),
     Claim(
         "growing-resize-moves-x",
         _growing_resize_moves_x,
-        pin="079d1ad717",
-        scope="stated: d.resize_(100) of a 2x3 x",
+        words="Growing `d` past the storage it shares with `x`, as `d.resize_(100)` does here, still "
+        "reaches `x`: the storage they share moves to a larger block of memory, so `x.data_ptr()`"
+        " changes, though the shape and values of `x` stay",
     ),
-    Claim("drops-tangent", _drops_tangent, pin="22249551ed"),
-    Claim("tangent-3", forward_tangents, pin="85912306b5"),
-    Claim("requires-grad-makes-a-leaf", _detached_leaf_stops_gradients, pin="85cad491fe"),
-    Claim("gradient-landed-in-d", _detached_leaf_stops_gradients, pin="b24b7fd9fc"),
+    Claim(
+        "drops-tangent",
+        _drops_tangent,
+        words="`detach()` drops it, while `clone()` keeps it outside inference mode",
+    ),
+    Claim(
+        "tangent-3",
+        forward_tangents,
+        words="The clone still carries the tangent `3`, and the detached tensor carries none: "
+        "`detach()` cuts forward-mode history just as it cuts the backward graph",
+    ),
+    Claim(
+        "requires-grad-makes-a-leaf",
+        _detached_leaf_stops_gradients,
+        words="Calling {py:meth}`~torch.Tensor.requires_grad_` on the detached tensor makes it a leaf "
+        "of its own, whose gradients stop there",
+    ),
+    Claim(
+        "gradient-landed-in-d",
+        _detached_leaf_stops_gradients,
+        words="The gradient landed in `d.grad` and `x.grad` stayed `None`",
+    ),
     Claim(
         "in-place-variant",
         _detach_in_place,
-        pin="a5093ad2ed",
-        scope="stated: called outside inference mode (enable_grad and no_grad), on views, inference ones too",
+        words="{py:meth}`~torch.Tensor.detach_` is the in-place variant, which turns `x` itself into a "
+        "leaf, and, called outside inference mode, refuses a view, unless the view is an "
+        "inference tensor",
+        covers=IN_WORDS,
     ),
 ]

@@ -26,7 +26,7 @@ from _checks._helpers import (
     version_error_words,
 )
 from tcdoc import Comparison, Matrix, shares_memory
-from tcdoc.claims import Claim, Only, expect, measured
+from tcdoc.claims import IN_WORDS, Claim, Only, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -168,51 +168,85 @@ CLAIMS = [
     Claim(
         "version-counter",
         _version_counter,
-        pin="c3eea995fd",
-        scope="stated: the in-place writes named (IN_PLACE_WRITES); detach, views and x.data",
+        words="Every ordinary tensor also holds a *version counter* (an inference tensor made under "
+        "inference mode has none), a number that in-place writes such as `add_`, `copy_`, "
+        "`fill_`, `zero_` or an indexed assignment increase; `x.detach()` and views share the "
+        "counter of `x`, while `x.data` shares only its storage",
+        covers=IN_WORDS,
     ),
     Claim(
         "new-objects",
         _new_objects,
-        pin="b41a0ca060",
-        scope="stated: the two results d and c, the attributes named",
+        words="Both results are new objects, so rebinding them, or setting attributes such as "
+        "`requires_grad`, `grad` or `data` on them, never touches `x`",
+        covers=IN_WORDS,
     ),
     Claim(
         "real-imag-write",
         _real_imag_write,
-        pin="97357fe4f1",
-        scope="stated: a detached tensor; d.imag where x is complex",
+        words="`d.real = ...` is the exception, and so is `d.imag = ...` where `x` is complex: they "
+        "write into the memory that `d` shares with `x`",
     ),
-    Claim("counter-moves-with-detach", _counter_moves_with_detach, pin="a4b6352bde"),
+    Claim(
+        "counter-moves-with-detach",
+        _counter_moves_with_detach,
+        words="One in-place change to `d` moved the counter of `x` as well, because `d` shares it; the "
+        "counter of `c` did not move",
+    ),
     Claim(
         "sigmoid-saves-output",
         _sigmoid_saves_its_output,
-        pin="6762ed037c",
-        scope="stated: sigmoid's saved output",
+        words="{py:meth}`~torch.Tensor.sigmoid` saves its output, so changing that output in place, "
+        "even through a detached tensor, makes the backward pass refuse to run, unless saved-"
+        "tensor hooks were on (below)",
+        covers=IN_WORDS,
     ),
     Claim(
-        "version-error", version_error_words, pin="838761ee47", scope="stated: the error of the snippet above"
+        "version-error",
+        version_error_words,
+        words="The error is the version counter at work: the saved output was at version 0 and is now "
+        "at version 1, and autograd refuses to compute a gradient from a value that changed under"
+        " it",
+        covers=IN_WORDS,
     ),
-    Claim("data-is-silent", lambda matrix: silently_wrong(lambda t: t.data, ".data"), pin="3764902482"),
-    Claim("data-gives-zero", _data_gives_zero, pin="bd343f24f4"),
+    Claim(
+        "data-is-silent",
+        lambda matrix: silently_wrong(lambda t: t.data, ".data"),
+        words="Without the shared counter the same change goes unnoticed and the gradient is silently "
+        "wrong, which is exactly what `x.data` allows",
+    ),
+    Claim(
+        "data-gives-zero",
+        _data_gives_zero,
+        words="No error, and a gradient of zero: sigmoid's derivative was computed from the zeroed output",
+    ),
     Claim(
         "saved-tensor-hooks",
         _saved_tensor_hooks,
-        pin="9992334ea3",
-        scope="stated: save_on_cpu() on a CPU tensor and a saved_tensors_hooks pair",
+        words="Saved-tensor hooks, such as `torch.autograd.graph.save_on_cpu()`, switch the check off: "
+        "a value saved while they were on is not checked. Where the hook kept the tensor itself, "
+        "as `save_on_cpu()` does with a CPU tensor, the same change through `detach()` then gives"
+        " the same wrong gradient without an error",
     ),
-    Claim("hooks-that-copy", _hooks_that_copy, pin="ec303115b2", scope="stated: a pack hook that clones"),
+    Claim(
+        "hooks-that-copy",
+        _hooks_that_copy,
+        words="where it kept a copy, the change does not reach the saved value and the gradient is right",
+    ),
     Claim(
         "address-limits",
         _address_limits,
-        pin="267147f66a",
-        scope="stated: overlapping NumPy arrays, interleaved slices",
+        words="Different addresses do not prove separate bytes: two storages can cover the same memory,"
+        " as `torch.from_numpy` of two overlapping NumPy arrays gives; "
+        "{py:func}`tcdoc.shares_memory` asks whether any byte overlaps, which finds that case and"
+        " tells two interleaved slices of one storage apart",
+        covers=IN_WORDS,
     ),
     Claim(
         "address-not-storage",
         _address_not_storage,
-        pin="f380dd782c",
-        scope="stated: two torch.from_numpy calls on one array",
+        words="Equal addresses do not prove one storage, though: two `torch.from_numpy` calls on one "
+        "array give two storages at one address, which `copy.deepcopy` copies apart",
     ),
     Only(
         "only-detach-of-these",
@@ -220,16 +254,31 @@ CLAIMS = [
         test=_shares_both,
         among=("clone", "detach", "deepcopy", "detach_clone", "data", "copy"),
         scenarios=("leaf_requires_grad",),
-        pin="85516c87f9",
+        words="Of {among}, on {scenarios}, only {ops} shares both the memory and the version counter of `x`",
     ),
-    Claim("data-and-copy-escape", _data_and_copy_escape, pin="abbe13fe1a"),
+    Claim(
+        "data-and-copy-escape",
+        _data_and_copy_escape,
+        words="`x.data` and `copy.copy(x)` share the memory without the counter, which is why in-place "
+        "changes through them escape autograd's checks",
+    ),
     Only(
         "shares-both-in-the-registry",
         ops=("detach", "view", "reshape", "parameter_wrap", "slice", "T", "permute", "expand"),
         test=_shares_both,
         scenarios=("leaf_requires_grad",),
-        pin="4283db9a08",
+        words="Of {among}, on {scenarios}, only {ops} return a new tensor that shares both the memory "
+        "and the version counter of `x`",
     ),
-    Claim("why-views-share", _views_and_parameters_share, pin="1be9f07bcb"),
-    Claim("state-dict-shares-both", state_dict_shares_both, pin="e60df92a72"),
+    Claim(
+        "why-views-share",
+        _views_and_parameters_share,
+        words="A view shares both because it is the same memory under other metadata, and "
+        "`torch.nn.Parameter(x)` because it wraps `x` without copying its data",
+    ),
+    Claim(
+        "state-dict-shares-both",
+        state_dict_shares_both,
+        words="The tensors of `model.state_dict()` share both with the module's parameters too",
+    ),
 ]

@@ -45,7 +45,7 @@ from _checks._helpers import (
 )
 from _checks.explanation.detach import detach_in_place_spares_inference_views
 from tcdoc import Comparison, Matrix, scenarios, shares_memory
-from tcdoc.claims import Claim, Only, expect, measured
+from tcdoc.claims import IN_WORDS, REGISTRY, Claim, Only, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -378,110 +378,300 @@ def _view_or_fail_reshape_either(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("some-copy-some-share", _some_copy_some_share_some_return_x, pin="65b360f206"),
     Claim(
-        "data-shares-memory-not-counter", data_shares_memory_not_counter, pin="34112196ce", scope="registry"
+        "some-copy-some-share",
+        _some_copy_some_share_some_return_x,
+        words="Some copy, some share memory, and some return `x` itself",
     ),
-    Claim("counter-is-the-difference", _counter_is_the_difference, pin="8f54acc4ed"),
-    Claim("copy-copy-new-window", _copy_copy_is_a_new_window, pin="a7c6358d66", scope="registry"),
+    Claim(
+        "data-shares-memory-not-counter",
+        data_shares_memory_not_counter,
+        words="It shares the memory of `x`, like `detach()`, but not the version counter",
+    ),
+    Claim(
+        "counter-is-the-difference",
+        _counter_is_the_difference,
+        words="Where no saved-tensor hooks are on, the shared version counter is what turns a silent "
+        "wrong answer into an error, which is the reason to prefer `detach()`, and "
+        "{py:class}`torch.no_grad` (whose in-place changes are counted) for updating parameters "
+        "in place",
+    ),
+    Claim(
+        "copy-copy-new-window",
+        _copy_copy_is_a_new_window,
+        words="On every kind of `x` tcdoc builds, {py:func}`copy.copy` gives a new tensor object over "
+        "the same memory, with no shared version counter: the same hazard as `x.data`, but "
+        "keeping `requires_grad`",
+        covers=REGISTRY,
+    ),
     Claim(
         "copy-copy-non-leaf",
         _copy_copy_of_non_leaf,
-        pin="7365b135ef",
-        scope="stated: a tensor that is not a leaf",
+        words="`copy.copy` of a tensor that is not a leaf silently makes a new leaf that keeps "
+        "`requires_grad`: a backward pass through it fills its own `.grad` and never reaches the "
+        "source, where `copy.deepcopy` of the same tensor raises",
+        covers=IN_WORDS,
     ),
     Claim(
         "copy-copy-attributes",
         _copy_copy_attributes_not_grad,
-        pin="7cad4e35dc",
-        scope="stated: the two kinds of x tcdoc builds with attributes and .grad",
+        words="`copy.copy` keeps the Python attributes of `x`, on a plain tensor and on a `Parameter`, "
+        "but never copies its `.grad`",
+        covers=IN_WORDS,
     ),
-    Claim("constructors", _tensor_constructors_copy, pin="7bfed951b0", scope="registry"),
+    Claim(
+        "constructors",
+        _tensor_constructors_copy,
+        words="{py:func}`torch.tensor` and {py:meth}`~torch.Tensor.new_tensor` always copy, and "
+        "{py:func}`torch.as_tensor` copies only when it must",
+        covers=REGISTRY,
+    ),
     Claim(
         "like-detach-clone",
         _like_detach_clone_but_subclass,
-        pin="6bea334a18",
-        scope="stated: the everyday scenarios",
+        words="On each kind of `x` in the first table, the first two give the same result as "
+        "`x.detach().clone()`, with a warning that recommends `detach()` and `clone()` (in an "
+        "order that [changed in torch 2.7](../reference/changes-between-releases.md#the-two-"
+        "changes-readers-meet-most), "
+        "[pytorch#144270](https://github.com/pytorch/pytorch/pull/144270)); for a subclass, "
+        "`torch.tensor(x)` returns a plain `Tensor` (see [subclasses](special-tensors.md#tensor-"
+        "subclasses))",
     ),
-    Claim("as-tensor-returns-x", _as_tensor_returns_x, pin="e57fc1accb", scope="registry"),
-    Claim("return-x", return_x_when_nothing_to_do, pin="c30e631ff2", scope="registry"),
-    Claim("change-copies", _change_copies_no_change_is_x, pin="835a9f5a19", scope="registry"),
-    Claim("to-copy-always-copies", _to_copy_always_copies, pin="6703207993", scope="registry"),
+    Claim(
+        "as-tensor-returns-x",
+        _as_tensor_returns_x,
+        words="`torch.as_tensor(x)` on a tensor of the right dtype and device returns `x` itself, "
+        "history and all",
+        covers=REGISTRY,
+    ),
+    Claim(
+        "return-x",
+        return_x_when_nothing_to_do,
+        words="{py:meth}`~torch.Tensor.to`, {py:meth}`~torch.Tensor.cpu` and "
+        "{py:meth}`~torch.Tensor.contiguous` return `x` itself when there is nothing to convert",
+    ),
+    Claim(
+        "change-copies",
+        _change_copies_no_change_is_x,
+        words="A conversion that changes something (another dtype, a non-contiguous source for "
+        "`contiguous()`) makes a copy, and one that changes nothing is not a copy at all",
+        covers=REGISTRY,
+    ),
+    Claim(
+        "to-copy-always-copies",
+        _to_copy_always_copies,
+        words="`x.to(..., copy=True)` is the spelling that always copies",
+        covers=REGISTRY,
+    ),
     Claim(
         "view-and-reshape",
         _view_or_fail_reshape_either,
-        pin="a24acfa190",
-        scope="stated: every strided scenario (none nested)",
+        words="On an ordinary strided tensor, not a nested one, {py:meth}`~torch.Tensor.view` always "
+        "shares memory and fails when it cannot; {py:meth}`~torch.Tensor.reshape` shares when it "
+        "can and copies when it must",
+        covers=IN_WORDS,
     ),
-    Claim("channels-last-view-raises", _channels_last_view_raises, pin="83702898cb"),
-    Claim("numpy-shares", numpy_round_trip_shares, pin="f42f1d44a7", needs=("numpy",)),
-    Claim("numpy-escapes", numpy_round_trip_shares, pin="6ba2858e7a", needs=("numpy",)),
-    Claim("save-load", _save_load_new_memory, pin="c8750634f3", scope="registry"),
-    Claim("save-load-whole-storage", _save_load_whole_storage, pin="99d13cf948"),
-    Claim("parameter-wrap", _parameter_wrap_copies_nothing, pin="c1ac1e43ec", scope="registry"),
-    Claim("wrap-a-clone", _parameter_of_a_clone, pin="35ebec3562"),
+    Claim(
+        "channels-last-view-raises",
+        _channels_last_view_raises,
+        words="On a {py:data}`torch.channels_last` tensor, `view(-1)` raises and `reshape(-1)` quietly "
+        "copies, unless the tensor is row-major contiguous too, as it is with one channel or one "
+        "pixel, where both share",
+    ),
+    Claim(
+        "numpy-shares",
+        numpy_round_trip_shares,
+        words="{py:meth}`~torch.Tensor.numpy` and {py:func}`torch.from_numpy` share memory on the CPU, "
+        "so a round trip is not a copy",
+        needs=("numpy",),
+    ),
+    Claim(
+        "numpy-escapes",
+        numpy_round_trip_shares,
+        words="The tensor that comes back reads the bytes of `x` but keeps no version counter in common"
+        " with it, so in-place changes through NumPy escape autograd's checks just as `.data` "
+        "does",
+        needs=("numpy",),
+    ),
+    Claim(
+        "save-load",
+        _save_load_new_memory,
+        words="A trip through {py:func}`torch.save` and {py:func}`torch.load` gives new memory and "
+        "keeps the type and `requires_grad`",
+    ),
+    Claim(
+        "save-load-whole-storage",
+        _save_load_whole_storage,
+        words="Like deepcopy, it writes a slice's whole storage: the loaded slice holds more bytes than"
+        " a clone of it",
+    ),
+    Claim(
+        "parameter-wrap",
+        _parameter_wrap_copies_nothing,
+        words="Wrapping a tensor in {py:class}`torch.nn.Parameter` copies nothing: the parameter reads "
+        "the memory of `x`, and requires gradients even where `x` did not",
+    ),
+    Claim(
+        "wrap-a-clone",
+        _parameter_of_a_clone,
+        words="To make a parameter from values you want to keep separate, wrap a clone",
+    ),
     Claim(
         "parameter-refuses",
         _parameter_refuses,
-        pin="963978f453",
-        scope="stated: an integer tensor; an inference tensor in and out of the mode; requires_grad both",
+        words="With its default `requires_grad=True`, it refuses an integer `x`, and, outside inference"
+        " mode, an inference tensor",
+        covers=IN_WORDS,
     ),
-    Claim("zero-dim-index-view", _zero_dim_index_view, pin="1fc7015b45", scope="stated: a 1-D float tensor"),
-    Claim("float-returns-x", float_returns_float32_x, pin="e07a2fdcab", scope="registry"),
-    Claim("float-changed-original", in_place_through_float, pin="5b2dd4926e"),
     Claim(
-        "double-copies", _double_copies, pin="c84855666f", scope="stated: the everyday scenarios, all float32"
+        "zero-dim-index-view",
+        _zero_dim_index_view,
+        words="A 0-dim integer index tensor is the exception: `x[torch.tensor(0)]` indexes like the "
+        "integer `0` and returns a view",
     ),
-    Claim("ask-for-a-copy", _to_copy_float, pin="443be30708"),
+    Claim(
+        "float-returns-x",
+        float_returns_float32_x,
+        words="Where `x` already is float32, `x.float()` and `x.type(torch.float32)` return `x` itself;"
+        " on any other dtype they return a new tensor in new memory",
+        covers=REGISTRY,
+    ),
+    Claim(
+        "float-changed-original",
+        in_place_through_float,
+        words="The in-place addition to `y` changed `x`, because `y` is `x`",
+    ),
+    Claim(
+        "double-copies",
+        _double_copies,
+        words="`x.double()` and `x.to(torch.float64)` of a float32 tensor make a new float64 tensor in "
+        "new memory",
+    ),
+    Claim(
+        "ask-for-a-copy",
+        _to_copy_float,
+        words="To convert and be sure of a copy, say so: `x.to(torch.float32, copy=True)`",
+    ),
     Claim(
         "slice-shares-index-copies",
         slice_shares_index_copies,
-        pin="81913ae03b",
-        scope="stated: the everyday scenarios",
+        words="On each kind of `x` in the first table, basic slicing such as `x[0:1]` returns a view "
+        "over the memory of `x`, while advanced indexing with an index tensor of one or more "
+        "dimensions, `x[torch.tensor([0])]`, copies the chosen elements into new memory",
     ),
-    Claim("view-write-reaches", _view_write_reaches_copy_does_not, pin="6fd8282090"),
-    Claim("index-assignment-writes", _index_assignment_in_place, pin="a687ba42b5"),
+    Claim(
+        "view-write-reaches",
+        _view_write_reaches_copy_does_not,
+        words="The write through the slice reached `x`; the write through the indexed copy did not",
+    ),
+    Claim(
+        "index-assignment-writes",
+        _index_assignment_in_place,
+        words="Assigning through an index, `x[index] = value`, is an in-place write into `x`, refused "
+        "like `add_` on a leaf that requires gradients: indexing copies when it reads, not when "
+        "it assigns",
+    ),
     Claim(
         "transposes-are-views",
         _transposes_are_views,
-        pin="843f65542f",
-        scope="stated: the everyday scenarios",
+        words="`x.T` and `x.permute(...)` are views too: new strides over the same bytes",
     ),
     Claim(
         "expand-writes",
         _expand_writes,
-        pin="c044698a91",
-        scope="stated: x.expand() of the everyday scenarios; the writes named, on a float row",
+        words="`x.expand(...)` is a view whose new dimension has stride 0: its elements overlap, so "
+        "torch refuses `add_`, `mul_` and `copy_` into it, and an assignment through slices "
+        "across the repeated dimension (`wide[:, 0] = v`), while `fill_`, `zero_`, an assignment "
+        "into one element or one row, and an assignment through an index tensor or a mask (with a"
+        " warning that it is deprecated) succeed and write into `x`, and so into every repeat",
+        covers=IN_WORDS,
     ),
-    Claim("cat-stack-copy", _cat_and_stack_copy, pin="369bc1c5db", scope="stated: the everyday scenarios"),
-    Claim("in-place-return-x", _in_place_return_x, pin="f12236b06d", scope="registry"),
-    Claim("share-memory-moves-x", _share_memory_moves_x, pin="5bbd2114a2", scope="registry"),
-    Claim("detach-in-place-is-x", _detach_in_place_is_x, pin="ca5dd884c7", scope="registry"),
+    Claim(
+        "cat-stack-copy",
+        _cat_and_stack_copy,
+        words="`torch.cat([x])` and `torch.stack([x])` copy, even when the list holds `x` alone",
+    ),
+    Claim(
+        "in-place-return-x",
+        _in_place_return_x,
+        words="`x.detach_()`, `x.requires_grad_()` and `x.share_memory_()` change `x` itself and return"
+        " it, so the name you bind the result to is one more name for `x`",
+    ),
+    Claim(
+        "share-memory-moves-x",
+        _share_memory_moves_x,
+        words="`x.share_memory_()` of a tensor not yet in shared memory also moves `x`: it copies the "
+        "values into newly allocated shared memory, so the table compares `y` with `x` as it was "
+        "before the call, and none of the memory `x` had is in `y`",
+    ),
+    Claim(
+        "detach-in-place-is-x",
+        _detach_in_place_is_x,
+        words="`y = x.detach_()` is therefore no copy and no detached twin of `x`: it is `x`, now cut "
+        "from the graph",
+    ),
     Claim(
         "detach-in-place-refuses-views",
         _detach_in_place_refuses_views,
-        pin="fd43ec194e",
-        scope="stated: a view, made inside and outside inference mode",
+        words="Outside inference mode, `x.detach_()` refuses a view that is not an inference tensor, "
+        "and `torch.arange(6.0).reshape(2, 3)` is a view of the tensor `arange` made",
+        covers=IN_WORDS,
     ),
-    Claim("detach-works-on-views", _detach_works_on_views, pin="e5408d274a"),
-    Claim("module-to-in-place", _module_to_in_place_by_default, pin="808712057f"),
-    Claim("module-to-example", _module_to_example, pin="2d590e25d9"),
-    Claim("keep-a-copy-first", keep_a_copy_first, pin="ec38c139b3"),
+    Claim(
+        "detach-works-on-views",
+        _detach_works_on_views,
+        words="Write `x = x.detach()` instead: it rebinds the name, and works on views",
+    ),
+    Claim(
+        "module-to-in-place",
+        _module_to_in_place_by_default,
+        words="With torch's default conversion settings, `model.to(torch.float64)` converts the model "
+        "in place and returns the model itself, where `x.to(torch.float64)` returns a new tensor "
+        "and leaves `x` as it was",
+    ),
+    Claim(
+        "module-to-example",
+        _module_to_example,
+        words="`converted` is `model`, and the model's own weight is now float64",
+    ),
+    Claim(
+        "keep-a-copy-first",
+        keep_a_copy_first,
+        words="To keep the float32 model, copy it first: `copy.deepcopy(model)` shares no tensor and no"
+        " memory with it",
+    ),
     Claim(
         "state-dict-kinds",
         _state_dict_kinds,
-        pin="8821af39c7",
-        scope="stated: the trained model of tcdoc's module rows",
+        words="`model.state_dict()` gives detached tensors over the model's memory; with "
+        "`keep_vars=True` it gives the parameters themselves, `.grad` and all",
+        covers=IN_WORDS,
     ),
     Claim(
         "optimizer-state-references",
         optimizer_state_dict_references,
-        pin="d689cc3b31",
-        scope="stated: an optimizer's state tensors",
+        words="`optimizer.state_dict()` holds the optimizer's own state tensors, so a saved one keeps "
+        "changing with every step; `copy.deepcopy(optimizer.state_dict())` is a snapshot",
+        covers=IN_WORDS,
     ),
-    Claim("module-deepcopy-no-grad", _module_deepcopy_starts_without_grad, pin="6a0118dd32"),
-    Claim("tolist", tolist_values, pin="ab498c2f7f", scope="registry"),
-    Claim("tensor-from-list", tensor_from_list, pin="ecb431e54d", scope="stated: the everyday scenarios"),
+    Claim(
+        "module-deepcopy-no-grad",
+        _module_deepcopy_starts_without_grad,
+        words="A deep copy of the model starts without the `.grad` of its parameters",
+    ),
+    Claim(
+        "tolist",
+        tolist_values,
+        words="`x.tolist()` returns Python numbers, in nested lists: not a tensor, so it shares no "
+        "memory with `x` and the questions only a tensor can answer are n/a",
+        covers=REGISTRY,
+    ),
+    Claim(
+        "tensor-from-list",
+        tensor_from_list,
+        words="`torch.tensor(x.tolist())` builds a new leaf from those numbers, with no history and no "
+        "link to `x`",
+    ),
     Only(
         "conversions-that-return-x",
         ops=("to_same_dtype", "float", "type_float32", "cpu", "contiguous", "as_tensor"),
@@ -499,6 +689,6 @@ CLAIMS = [
             "clone",
         ),
         scenarios=("no_grad",),
-        pin="98a31de202",
+        words="Of {among}, on {scenarios}, only {ops} return `x` itself",
     ),
 ]

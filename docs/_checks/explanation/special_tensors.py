@@ -27,7 +27,7 @@ from _checks.reference.changes_between_releases import load_weights_only
 from tcdoc import Matrix, shares_memory
 from tcdoc._registry import TaggedTensor
 from tcdoc._snapshots import release
-from tcdoc.claims import Claim, ClaimFalse, expect, measured
+from tcdoc.claims import IN_WORDS, Claim, ClaimFalse, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -162,40 +162,105 @@ def _hooks_not_carried_clone_recorded(matrix: Matrix) -> None:
 
 
 CLAIMS = [
-    Claim("inference-no-counter", _inference_has_no_counter, pin="6abb0e82ef"),
-    Claim("inference-mark", inference_mark, pin="4f31e0b321"),
+    Claim(
+        "inference-no-counter",
+        _inference_has_no_counter,
+        words="`x`, made under inference mode, has no version counter, so whether a copy shares it does"
+        " not apply (n/a), even where the copy has one of its own, as `x.detach()` and `x.data` "
+        "made outside inference mode do",
+    ),
+    Claim(
+        "inference-mark",
+        inference_mark,
+        words="`detach()`, `x.data` and views keep the inference mark; outside inference mode, "
+        "`clone()`, `x.detach().clone()` and `copy.deepcopy` drop it and give an ordinary tensor,"
+        " while inside `torch.inference_mode()` they give inference tensors too",
+    ),
     Claim(
         "inference-in-place",
         inference_in_place_error,
-        pin="2de77493fb",
-        scope="stated: outside inference mode; add_, mul_, copy_, fill_, zero_ and indexed assignment",
+        words="Outside inference mode, an in-place operation (`add_`, `mul_`, `copy_`, `fill_`, "
+        "`zero_`, indexed assignment) on `x` or a view of it raises an error, but only after it "
+        "has written: `x` holds the new values. The error suggests the fix: a clone",
+        covers=IN_WORDS,
     ),
     Claim(
         "inference-not-saved",
         _inference_not_saved_unless_nothing_is,
-        pin="fc1dc5b967",
-        scope="stated: a computation whose other input requires gradients",
+        words="Nor can autograd save an inference tensor for the backward pass: a recorded operation "
+        "that would save it, such as `weight * features`, raises, one that saves nothing, such as"
+        " `weight + features`, goes through, and a clone of it is accepted",
     ),
-    Claim("conj-lazy", _conj_lazy, pin="193a9234f8"),
     Claim(
-        "expanded-materialised", _expanded_materialised, pin="45a6bf0e77", scope="stated: an expanded tensor"
+        "conj-lazy",
+        _conj_lazy,
+        words="`x.conj()` of a complex tensor copies nothing: it returns a view with the conjugate bit "
+        "set (or cleared, where `x` had it); `detach()`, `x.view(-1)` and slicing keep the bit, "
+        "while `clone()` and `copy.deepcopy` resolve it into new memory",
+    ),
+    Claim(
+        "expanded-materialised",
+        _expanded_materialised,
+        words="`clone()` and `contiguous()` of an expanded tensor write every element out into new "
+        "memory, which can be written in place; `detach()` keeps the overlap",
+        covers=IN_WORDS,
     ),
     Claim(
         "hooks-not-carried",
         _hooks_not_carried_clone_recorded,
-        pin="e13afa8bde",
-        scope="stated: the copies measured on the hooked scenario",
+        words="No copy carries the hooks of `x`; a clone made while autograd records keeps the path "
+        "back to `x`, so the hook of `x` still runs for a gradient that flows through the clone, "
+        "but one that reaches a deep copy runs no hook",
     ),
-    Claim("hooks-warning", hooks_warning, pin="7bb6642641"),
-    Claim("integer-refuses-grad", _integer_refuses_grad, pin="96c88b0526", scope="stated: an integer tensor"),
-    Claim("sparse-memory", _sparse_memory, pin="8bbf908a8e"),
-    Claim("zero-dim", zero_dim_values, pin="4f888306d4"),
-    Claim("subclass-kept-or-lost", _subclass_kept_or_lost, pin="ff94231e7b"),
+    Claim(
+        "hooks-warning",
+        hooks_warning,
+        words="On a plain tensor, `copy.copy(x)` and `torch.save` warn that the hook will not be "
+        "serialized; on a `Parameter` they drop it without a word, as `copy.deepcopy` does on "
+        "both",
+    ),
+    Claim(
+        "integer-refuses-grad",
+        _integer_refuses_grad,
+        words="An integer tensor refuses to require gradients, so `x.requires_grad_()` and "
+        "`nn.Parameter(x)` raise; `x.float()` of it is a new tensor",
+        covers=IN_WORDS,
+    ),
+    Claim(
+        "sparse-memory",
+        _sparse_memory,
+        words="A sparse tensor has no strides to give a view, so `view`, `reshape` and `expand` raise "
+        "on it; `detach()` shares its index and value tensors and `clone()` copies them",
+    ),
+    Claim(
+        "zero-dim",
+        zero_dim_values,
+        words="A zero-dimensional tensor has no dimension to slice or to index with integers or index "
+        "tensors, and `torch.cat` needs one too, so those raise; `torch.stack` gives it one, and "
+        "its `tolist()` is a plain Python number",
+    ),
+    Claim(
+        "subclass-kept-or-lost",
+        _subclass_kept_or_lost,
+        words="`clone()`, `detach()` and slicing keep a subclass; `torch.tensor(x)`, "
+        "`torch.tensor(x.tolist())` and a NumPy round trip give a plain `Tensor`",
+    ),
     Claim(
         "subclass-deepcopy",
         _subclass_deepcopy,
-        pin="3d28c2ee51",
-        scope="stated: a subclass that does not override new_empty() or __deepcopy__",
+        words="`copy.deepcopy(x)` raises for a subclass that does not override `new_empty()` (or "
+        "`__deepcopy__`) to return its own class: deepcopy calls it with torch's subclass "
+        "handling off, where the `new_empty()` inherited from `torch.Tensor` returns a plain "
+        "`Tensor`",
     ),
-    Claim("subclass-load", _subclass_load, pin="04d9524902", scope="stated: by default, since torch 2.6"),
+    Claim(
+        "subclass-load",
+        _subclass_load,
+        words="By default `torch.load` refuses a saved subclass ([since torch "
+        "2.6](../reference/changes-between-releases.md#the-two-changes-readers-meet-most), "
+        "[pytorch#137602](https://github.com/pytorch/pytorch/pull/137602)) unless you allow its "
+        "class with `torch.serialization.safe_globals([...])`, or trust the file and pass "
+        "`weights_only=False`",
+        covers=IN_WORDS,
+    ),
 ]

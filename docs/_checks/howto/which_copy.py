@@ -29,7 +29,7 @@ from _checks._helpers import (
     tied_module,
 )
 from tcdoc import Matrix, graph_memory, shares_memory, start_methods
-from tcdoc.claims import Claim, expect, measured
+from tcdoc.claims import IN_WORDS, Claim, expect, measured
 
 __all__ = ["CLAIMS"]
 
@@ -252,91 +252,189 @@ CLAIMS = [
     Claim(
         "deepcopy-optimizer",
         _deepcopy_optimizer_steps_copies,
-        pin="5233cc687e",
-        scope="stated: an optimizer over a model's parameters",
+        words="`copy.deepcopy(optimizer)` holds deep copies of the parameters, so its `step()` never "
+        "changes the model's",
+        covers=IN_WORDS,
     ),
     Claim(
         "detach-copies-nothing",
         _detach_copies_nothing_follows_x,
-        pin="6336ece606",
-        scope="registry; the in-place writes of IN_PLACE_WRITES and an SGD step",
+        words="it copies nothing, so an in-place write into the memory of `x` (an optimizer's step, "
+        "say) shows in it too",
     ),
-    Claim("may-share", _may_share, pin="af8cd661cb", needs=("numpy",)),
+    Claim("may-share", _may_share, words="each may return memory shared with `x`", needs=("numpy",)),
     Claim(
         "loss-holds-its-graph",
         _loss_holds_its_graph,
-        pin="78dc266168",
-        scope="stated: a loss and the graph behind it, before and after backward()",
+        words="`loss` keeps its autograd graph alive, with the tensors that graph saved for the "
+        "backward pass, until `backward()` frees them (unless it is given `retain_graph=True`) or"
+        " `loss` is dropped",
     ),
     Claim(
         "accumulating-keeps-graphs",
         _accumulating_keeps_every_graph,
-        pin="25397119b5",
-        scope="stated: losses accumulated with and without backward() on each iteration",
+        words="appending `loss` itself to a list, or `total_loss += loss`, keeps every iteration's "
+        "graph alive: without `backward()` (an evaluation loop outside `torch.no_grad()`, say) "
+        "each graph holds the tensors it saved, and with `backward()` its nodes still pile up",
+        covers=IN_WORDS,
     ),
-    Claim("state-dict-references", state_dict_references, pin="4c7135adeb"),
-    Claim("state-dict-keeps-changing", state_dict_references, pin="5e09fdbd4f"),
-    Claim("deepcopy-separate-and-tied", _deepcopy_separate_with_ties, pin="f76d9deba3"),
-    Claim("target-grad", _target_fills_its_grad, pin="e368b4e82d", scope="stated: a deep copy of a model"),
-    Claim("detached-input", _detached_input_stops_backward, pin="793b31d4d3"),
+    Claim(
+        "state-dict-references",
+        state_dict_references,
+        words="{py:meth}`~torch.nn.Module.state_dict` returns detached tensors over the parameters' "
+        "memory, not copies",
+    ),
+    Claim(
+        "state-dict-keeps-changing",
+        state_dict_references,
+        words='`best = model.state_dict()` keeps changing as training continues, so "the best weights" '
+        "end up being the last ones",
+    ),
+    Claim(
+        "deepcopy-separate-and-tied",
+        _deepcopy_separate_with_ties,
+        words="deepcopy gives separate parameters, buffers included, and keeps tied weights tied inside"
+        " the copy",
+    ),
+    Claim(
+        "target-grad",
+        _target_fills_its_grad,
+        words="`copy.deepcopy(model)` alone: its parameters keep `requires_grad`, so a loss computed "
+        "through the target fills the target's `.grad`",
+    ),
+    Claim(
+        "detached-input",
+        _detached_input_stops_backward,
+        words="the detached tensor has no history, so the backward pass stops there; no memory is copied",
+    ),
     Claim(
         "requires-grad-false-raises",
         _requires_grad_false_on_non_leaf,
-        pin="6dc165b967",
-        scope="stated: a tensor in the middle of the graph",
+        words="setting `requires_grad=False` on a tensor in the middle of the graph raises an error, "
+        "since only leaves may change it",
+        covers=IN_WORDS,
     ),
-    Claim("clone-protects", _clone_protects, pin="ffea2aa8ae"),
-    Claim("detach-fails-where-saved", detach_fails_only_where_saved, pin="efded5d8b5"),
-    Claim("no-grad-counted", _no_grad_counted_data_not, pin="683ab28983"),
-    Claim("data-skips-counter", _no_grad_counted_data_not, pin="7ac14abc6a"),
-    Claim("snapshot", _snapshot, pin="5f66a0263f"),
+    Claim(
+        "clone-protects",
+        _clone_protects,
+        words="the clone has its own memory and, outside inference mode, its own version counter, and "
+        "while autograd records, gradients still flow through it",
+    ),
+    Claim(
+        "detach-fails-where-saved",
+        detach_fails_only_where_saved,
+        words="`x.detach()` shares memory and version counter with `x`, so the in-place change reaches "
+        "`x`; where autograd saved `x` itself for the backward pass (after `x.sin()`, say), that "
+        "pass then fails (unless [saved-tensor hooks](/explanation/four-questions.md#the-fifth-"
+        "question-the-version-counter) were on), and where it did not (after `x + 1`, or "
+        "`x.exp()`, which saves its output instead) it goes through",
+    ),
+    Claim(
+        "no-grad-counted",
+        _no_grad_counted_data_not,
+        words="the change is made in place on the real tensor, and the version counter still records it",
+    ),
+    Claim(
+        "data-skips-counter",
+        _no_grad_counted_data_not,
+        words="`p.data.copy_(...)` skips the version counter, so a gradient computed from a saved value"
+        " comes out silently wrong",
+    ),
+    Claim(
+        "snapshot",
+        _snapshot,
+        words="it has its own memory and no history, so later updates to `x` do not reach it and it "
+        "holds no graph",
+    ),
     Claim(
         "detach-follows",
         _detach_follows_writes,
-        pin="9a856a02b8",
-        scope="stated: writes into the memory of x: add_, mul_, copy_, fill_, zero_, assignment, an SGD step",
+        words="`x.detach()` alone shares the memory of `x`, so the later in-place writes into it "
+        "(`x.add_(1)`, an optimizer's step) show in the detached tensor too",
     ),
     Claim(
         "deepcopy-refuses-modules",
         _module_with_attribute_fails,
-        pin="d64e55b5f3",
-        scope="stated: tensors that are not leaves",
+        words='deepcopy refuses tensors that are not leaves, with an error that begins "Only Tensors '
+        'created explicitly by the user", and a forward pass run with gradients enabled that '
+        "stores `self.something = self.weight * 2` leaves one on the module",
+        covers=IN_WORDS,
     ),
-    Claim("slice-clone", _clone_holds_only_the_slice, pin="b4dade3171", scope="stated: a slice"),
+    Claim(
+        "slice-clone",
+        _clone_holds_only_the_slice,
+        words="the clone holds only the elements of the slice",
+        covers=IN_WORDS,
+    ),
     Claim(
         "slice-deepcopy",
         _clone_holds_only_the_slice,
-        pin="ae28af509c",
-        scope="stated: a slice of a larger tensor",
+        words="`copy.deepcopy(big[:10])` of a plain `big` that does not require gradients copies the "
+        "whole storage of `big`, and keeping the slice itself keeps all of `big` alive",
+        covers=IN_WORDS,
     ),
-    Claim("parameter-class", _clone_detach_drop_parameter, pin="5ab503121d"),
-    Claim("parameter-grad", parameter_deepcopy_drops, pin="3eda3734d3"),
+    Claim(
+        "parameter-class",
+        _clone_detach_drop_parameter,
+        words="clone and detach turn a {py:class}`~torch.nn.Parameter` into a plain tensor; deepcopy "
+        "keeps the class and `requires_grad`",
+    ),
+    Claim(
+        "parameter-grad",
+        parameter_deepcopy_drops,
+        words="expecting deepcopy to carry `.grad` across: the deepcopy of a parameter starts without "
+        "`.grad` (and without its Python attributes), where the deepcopy of a plain tensor copies"
+        " both",
+    ),
     Claim(
         "numpy-refuses-and-shares",
         _numpy_refuses_and_shares,
-        pin="ac90440c2d",
+        words="with gradients enabled, {py:meth}`~torch.Tensor.numpy` refuses tensors that require "
+        "gradients (`numpy(force=True)` does not), and on the CPU the array shares the tensor's "
+        "memory",
         needs=("numpy",),
-        scope="stated: tensors that require gradients; CPU tensors",
+        covers=IN_WORDS,
     ),
-    Claim("array-writes-reach-tensor", numpy_round_trip_shares, pin="2753c1f7ab", needs=("numpy",)),
+    Claim(
+        "array-writes-reach-tensor",
+        numpy_round_trip_shares,
+        words="assuming the array is a copy; writing into it changes the tensor, behind autograd's "
+        "version counter",
+        needs=("numpy",),
+    ),
     Claim(
         "shared-memory-processes",
         _shared_memory_reaches_the_parent,
-        pin="e05bae3648",
-        scope="stated: the start methods measured",
+        words="under every start method measured, a worker's in-place write into a tensor in shared "
+        "memory reaches the parent, whether the tensor went as an argument of the process or "
+        "through a queue",
+        covers=IN_WORDS,
     ),
     Claim(
         "ordinary-tensor-start-method",
         _ordinary_tensor_depends_on_start_method,
-        pin="459678032c",
-        scope="stated: fork, spawn and forkserver, an ordinary tensor passed as an argument of a Process",
+        words="passing an ordinary tensor (one that requires no gradients) as an argument of a "
+        '`Process` and counting on the start method: under `"fork"` the worker writes into its '
+        'own copy and the parent sees nothing, while `"spawn"` and `"forkserver"` move the '
+        "parent's tensor into shared memory and the parent sees the write",
     ),
-    Claim("float-is-x", _float_is_x_no_copy, pin="14dbf1610e"),
-    Claim("float-look-alikes", _float_is_x_no_copy, pin="db2fcbebe2"),
+    Claim(
+        "float-is-x",
+        _float_is_x_no_copy,
+        words="`x.float()` of a float32 tensor is `x` itself, so an in-place change to the result is a "
+        "change to `x`",
+    ),
+    Claim(
+        "float-look-alikes",
+        _float_is_x_no_copy,
+        words="`x.float()`, `x.type(torch.float32)` and `x.to(x.dtype)`, each of which returns `x` when"
+        " there is nothing to convert",
+    ),
     Claim(
         "optimizer-state",
         optimizer_state_dict_references,
-        pin="048c98c4cb",
-        scope="stated: an optimizer's state tensors",
+        words="`optimizer.state_dict()` holds the optimizer's live state tensors, which every step "
+        "changes in place",
+        covers=IN_WORDS,
     ),
 ]

@@ -16,7 +16,7 @@ import torch
 from _checks._helpers import built_source
 from tcdoc import Matrix, ProbeResult
 from tcdoc._snapshots import read_snapshots, release
-from tcdoc.claims import Claim, ClaimFalse, expect
+from tcdoc.claims import IN_WORDS, Claim, ClaimFalse, expect
 
 __all__ = ["CLAIMS", "load_weights_only"]
 
@@ -123,11 +123,20 @@ def _allowed_class_loads(buffer: io.BytesIO, kind: type) -> None:
 
 
 CLAIMS = [
-    Claim("advice-flipped", _advice_flipped, pin="d3f430339b"),
+    Claim(
+        "advice-flipped",
+        _advice_flipped,
+        words="Up to torch 2.6, the warning that `torch.tensor(x)` and `x.new_tensor(x)` print "
+        "recommended `sourceTensor.clone().detach()`; from torch 2.7 on it recommends "
+        "`sourceTensor.detach().clone()`",
+    ),
     Claim(
         "load-weights-only",
         load_weights_only,
-        pin="f73118c099",
-        scope="the subclass scenario, saved and loaded in memory, on every release measured; allowed: here",
+        words="Since torch 2.6, `torch.load` refuses a saved tensor subclass, raising "
+        "`UnpicklingError`, unless it is given `weights_only=False` or the class is allowed with "
+        "`torch.serialization.add_safe_globals` or the `torch.serialization.safe_globals` context"
+        " manager; torch 2.5 loaded it, with a `FutureWarning` about that default",
+        covers=IN_WORDS,
     ),
 ]

@@ -104,21 +104,40 @@ CLAIMS = [
     Claim(
         "leaf",
         _leaves,
-        pin="98c21400f3",
-        scope="stated: created, detached, made under no_grad, made from plain tensors",
+        words="A tensor that autograd did not produce: one you created, one cut from the graph by "
+        "`detach()`, or one computed while autograd recorded nothing (under `torch.no_grad()`, or"
+        " from tensors that do not require gradients)",
     ),
-    Claim("inference-tensor", _inference_tensors, pin="c481ed166a"),
-    Claim("conjugate-bit", _conjugate_bit, pin="5d1ae9e3ed"),
+    Claim(
+        "inference-tensor",
+        _inference_tensors,
+        words="A tensor that `x.is_inference()` reports as one: what a factory such as `torch.ones(3)`,"
+        " or an operation such as `y * 2` on an ordinary tensor `y`, returns under "
+        "`torch.inference_mode()`; the same calls outside it return ordinary tensors",
+    ),
+    Claim(
+        "conjugate-bit",
+        _conjugate_bit,
+        words="A flag of a complex tensor: `x.conj()` returns a view of `x`'s storage with the flag set"
+        " (or cleared, where `x` had it) instead of new values, `x.is_conj()` reads the flag, and"
+        " `x.resolve_conj()` of a view with the flag returns a tensor of its own memory that "
+        "holds the conjugated values, without the flag",
+    ),
     Claim(
         "version-counter",
         _counter_shared_by_views_and_detach,
-        pin="26325739e6",
-        scope="registry; stated: the in-place writes named (IN_PLACE_WRITES)",
+        words="A number that an ordinary tensor shares with its views and with `x.detach()`, increased "
+        "by in-place writes such as `add_`, `copy_`, `fill_`, `zero_` and indexed assignment; an "
+        "inference tensor made under inference mode has none, while `x.detach()` and `x.data` of "
+        "one, made outside it, each have one of their own",
     ),
     Claim(
         "version-counter-checked",
         _counter_checked,
-        pin="3b9533ba9f",
-        scope="stated: the tensor, a view, detach(), x.data; the hooks named (SAVED_TENSOR_HOOKS)",
+        words="Autograd records it when it saves a tensor and checks it in the backward pass, so a "
+        "saved value changed in place through a tensor that shares its counter (itself, a view, "
+        "`x.detach()`) raises an error instead of giving a wrong gradient, unless saved-tensor "
+        "hooks were on when it was saved; a change through `x.data`, which has a counter of its "
+        "own, goes unnoticed",
     ),
 ]
