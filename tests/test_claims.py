@@ -34,6 +34,7 @@ from tcdoc.claims import (
     Only,
     claim_spans,
     claims_of,
+    example_claims,
     example_text,
     expect,
     plain,
@@ -596,12 +597,14 @@ def uncovered(path: Path, prose: list[str]) -> list[str]:
 
 
 def example_prose(path: Path) -> list[str]:
-    """An example's text, less the claims it quotes (they are checked), as the reader sees it."""
-    text = "\n\n".join(example_text(path.read_text(encoding="utf-8")))
+    """An example's text, less the claims it quotes or checks in its hidden blocks, as the reader sees it."""
+    source = path.read_text(encoding="utf-8")
+    text = "\n\n".join(example_text(source))
     seen = plain(re.sub(r"\n\s*\n|\n\s*[*-]\s", "\n\nPARAGRAPH ", text))
     module = ".".join(("_checks", "examples", *path.relative_to(ROOT / "examples").with_suffix("").parts))
-    for claim in MODULES.get(module, {}).values():
-        seen = seen.replace(plain(claim.quote), "CLAIM")
+    quotes = [claim.quote for claim in MODULES.get(module, {}).values() if claim.quote]
+    for words in [*quotes, *(words for words, _ in example_claims(source))]:
+        seen = seen.replace(plain(words), "CLAIM")
     return [paragraph.removeprefix("PARAGRAPH ") for paragraph in seen.split("PARAGRAPH ")]
 
 
