@@ -78,7 +78,13 @@ def report(project: Figures, bare: Figures) -> str:
     rows = [
         ("cold build", project.cold, bare.cold, project.cold_executed, bare.cold_executed),
         ("no-op rebuild", project.noop, bare.noop, project.noop_executed, bare.noop_executed),
-        ("one example changed", project.one_changed, bare.one_changed, project.one_executed, bare.one_executed),
+        (
+            "one example changed",
+            project.one_changed,
+            bare.one_changed,
+            project.one_executed,
+            bare.one_executed,
+        ),
     ]
     lines = [f"{'':22}{'project':>9}{'bare':>9}{'ratio':>8}   examples executed (project; bare)"]
     for name, mine, theirs, ran, bare_ran in rows:

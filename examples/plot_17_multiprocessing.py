@@ -105,7 +105,8 @@ claim(
     "and the worker, so the parent sees ones, whether the tensor went as an argument or through a queue",
     {"fork", "spawn", "forkserver"} <= set(found.methods)
     and all(
-        found.get(method, "shared", passed).parent_sees_write and not found.get(method, "shared", passed).moved
+        found.get(method, "shared", passed).parent_sees_write
+        and not found.get(method, "shared", passed).moved
         for method in found.methods
         for passed in ("argument", "queue")
     ),
@@ -123,7 +124,7 @@ print(seen("fork", "ordinary", "argument"))
 # sphinx_gallery_start_ignore
 fork = found.get("fork", "ordinary", "argument")
 claim(
-    "Under ``\"fork\"`` the child began as a copy of the parent's memory: its write changed that "
+    'Under ``"fork"`` the child began as a copy of the parent\'s memory: its write changed that '
     "copy only, and the parent still sees zeros",
     not fork.parent_sees_write and not fork.shared_after and not fork.moved,
     f"fork: {fork}",
@@ -142,7 +143,7 @@ for method in ("spawn", "forkserver"):
 # sphinx_gallery_start_ignore
 pickled = [found.get(method, "ordinary", "argument") for method in ("spawn", "forkserver")]
 claim(
-    "Under ``\"spawn\"`` and ``\"forkserver\"`` the argument is pickled for the new process, "
+    'Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process, '
     "which moves the parent's tensor into shared memory, so the parent sees ones",
     all(write.parent_sees_write and write.shared_after and write.moved for write in pickled),
     f"measured: {pickled}",
@@ -190,7 +191,7 @@ def refused(error: BaseException | None) -> bool:
 
 
 def never_run() -> None:
-    """A worker's target that never starts: pickling its argument raises first."""
+    """Do nothing: a worker's target that never starts, since pickling its argument raises first."""
 
 
 # What each refuses, in this process: pickling itself, a spawn and a forkserver worker's
@@ -231,7 +232,7 @@ claim(
     queue_moves and dropped and refused(refusals["SimpleQueue.put"]),
     f"measured: {sent}; the queue delivered {first!r} first",
 )
-del sent, queue_moves, non_leaf, refusals, simple, queue, printed, first, dropped
+del sent, queue_moves, refusals, queue, printed, first, dropped
 # sphinx_gallery_end_ignore
 
 # %%
@@ -258,7 +259,7 @@ import torch.multiprocessing
 
 
 def add_one(tensor: torch.Tensor) -> None:
-    """A fork worker's target: add one to its argument, in place."""
+    """Add one to the argument, in place: a fork worker's target."""
     tensor.add_(1)
 
 

@@ -300,7 +300,11 @@ def _short_temp_base() -> str:
     """
     longest = _SOCKET_PATH_MAX - _SOCKET_SUFFIX - _OWN_FOLDER
     for folder in (tempfile.gettempdir(), *_SHORT_FOLDERS):
-        if len(os.fsencode(folder)) <= longest and os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+        if (
+            len(os.fsencode(folder)) <= longest
+            and os.path.isdir(folder)
+            and os.access(folder, os.W_OK | os.X_OK)
+        ):
             return folder
     raise RuntimeError(
         f"the temporary folder {tempfile.gettempdir()!r} is too long for multiprocessing's sockets, and "

@@ -351,8 +351,9 @@ def test_stamps_kept_between_builds_spare_reading_unchanged_files(
     age(tmp_path)
     kept = tmp_path / "sources.json"
     first = _gallery_guard.Sources()
-    before, pages = _gallery_guard.example_digest(draws, package, first), _gallery_guard.source_digest(
-        package, first
+    before, pages = (
+        _gallery_guard.example_digest(draws, package, first),
+        _gallery_guard.source_digest(package, first),
     )
     first.save(kept)
 
@@ -366,7 +367,9 @@ def test_stamps_kept_between_builds_spare_reading_unchanged_files(
     changed = _gallery_guard.Sources.load(kept)
     assert _gallery_guard.example_digest(draws, package, changed) != before
     assert seen == ["_types.py"]
-    assert _gallery_guard.example_digest(draws, package) == _gallery_guard.example_digest(draws, package, changed)
+    assert _gallery_guard.example_digest(draws, package) == _gallery_guard.example_digest(
+        draws, package, changed
+    )
 
 
 def test_a_file_changed_within_a_clock_tick_of_its_stamp_is_read_again(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def _disjoint(array: object, tensor: torch.Tensor) -> bool:
 
 
 def _array_left_behind_by_a_queue(matrix: Matrix) -> None:
-    """An array taken before a queue's move does not follow it (its old memory is not read)."""
+    """Check that an array taken before a queue's move does not follow it (its old memory is not read)."""
     sent = torch.arange(4.0)
     array = sent.numpy()
     expect(not _disjoint(array, sent), "the array does not share the tensor's memory before the move")
@@ -56,7 +56,7 @@ def _array_left_behind_by_a_queue(matrix: Matrix) -> None:
 
 
 def _detach_is_sent(matrix: Matrix) -> None:
-    """A refused non-leaf's detach() goes through a Queue, and moves the non-leaf's memory with it."""
+    """Check that a refused non-leaf's detach() goes through a Queue, moving the non-leaf's memory."""
     non_leaf = torch.zeros(3, requires_grad=True) * 1
     received = _send(non_leaf.detach())
     sent = isinstance(received, torch.Tensor) and torch.equal(received, non_leaf.detach())
@@ -68,7 +68,7 @@ def _add_one_from_queue(queue: object) -> None:
 
 
 def _a_clone_sent_under_fork(matrix: Matrix) -> None:
-    """A clone sent to a fork worker through a queue gets its write; the original stays."""
+    """Check that a clone sent to a fork worker through a queue gets its write; the original stays."""
     if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover - Windows
         return
     original = torch.zeros(3)

@@ -108,7 +108,10 @@ class Sources:
         """Return the stamps saved in ``path``; none where it is missing, unreadable or of another form."""
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
-            known = {name: _Source(**{**fields, "imports": tuple(fields["imports"])}) for name, fields in saved.items()}
+            known = {
+                name: _Source(**{**fields, "imports": tuple(fields["imports"])})
+                for name, fields in saved.items()
+            }
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return cls()
         return cls(known)
@@ -215,7 +218,9 @@ def _imported(tree: ast.AST, module: str | None, is_package: bool) -> set[str]:
     return {name for name in names if name == PACKAGE or name.startswith(f"{PACKAGE}.")}
 
 
-def tcdoc_modules(script: Path, package: Path | None = None, sources: Sources | None = None) -> dict[str, Path]:
+def tcdoc_modules(
+    script: Path, package: Path | None = None, sources: Sources | None = None
+) -> dict[str, Path]:
     r"""Return the tcdoc modules that ``script`` imports, directly or through each other, and their files.
 
     Importing ``tcdoc.draw`` imports ``tcdoc`` first, so a module brings the packages above it.
