@@ -43,7 +43,7 @@ claim(
     shared.is_shared() and not was_shared and returned is x and x.is_shared() and x.data_ptr() != pointer,
     f"shared before: {was_shared}, returned x: {returned is x}, moved: {x.data_ptr() != pointer}",
 )
-if importlib.util.find_spec("numpy") is not None:  # x.numpy() needs NumPy
+if importlib.util.find_spec("numpy") is not None:
     x = torch.arange(4.0)
     array, view = x.numpy(), x[1:]
     start, end = array.ctypes.data, array.ctypes.data + array.nbytes
@@ -194,8 +194,6 @@ def never_run() -> None:
     """Do nothing: a worker's target that never starts, since pickling its argument raises first."""
 
 
-# What each refuses, in this process: pickling itself, a spawn and a forkserver worker's
-# argument, a SimpleQueue's put; and what a Queue does with it.
 non_leaf = torch.zeros(3, requires_grad=True) * 1
 refusals = {"pickle": raised(lambda: ForkingPickler.dumps(non_leaf))}
 for method in ("spawn", "forkserver"):
@@ -208,7 +206,7 @@ refusals["SimpleQueue.put"] = raised(lambda: simple.put(non_leaf))
 simple.close()
 queue = torch.multiprocessing.Queue()
 printed = io.StringIO()
-with contextlib.redirect_stderr(printed):  # the queue's feeder thread prints the error here
+with contextlib.redirect_stderr(printed):
     queue.put(non_leaf)
     queue.put("next")
     first = queue.get(timeout=60)
@@ -268,12 +266,11 @@ clone_argument = [found.get(method, "ordinary", "argument") for method in ("spaw
 clone_queue = [found.get(method, "ordinary", "queue") for method in found.methods]
 under_fork = True
 if "fork" in multiprocessing.get_all_start_methods():
-    # Under fork, as an argument: the child's own copy; the parent's clone and the original stay.
     as_argument = original.clone()
     worker = torch.multiprocessing.get_context("fork").Process(target=add_one, args=(as_argument,))
     worker.start()
     worker.join(timeout=120)
-    if worker.is_alive():  # a worker that hung
+    if worker.is_alive():
         worker.kill()
     under_fork = worker.exitcode == 0 and not as_argument.is_shared() and torch.equal(as_argument, original)
     del as_argument, worker
