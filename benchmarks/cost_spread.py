@@ -28,6 +28,7 @@ PAGE_SWEEP = {
     "sizes": tcdoc.bench.SMALL_SIZES,
     "methods": tcdoc.bench.SMALL_METHODS,
     "min_run_time": 0.1,
+    "blocks": 10,
     "threads": 1,
 }
 

@@ -29,6 +29,38 @@ print(f"before: {shared.is_shared() = }")
 shared.share_memory_()
 print(f"after:  {shared.is_shared() = }")
 
+# sphinx_gallery_start_ignore
+import importlib.util
+
+from tcdoc.claims import claim
+
+x = torch.zeros(3)
+pointer, was_shared = x.data_ptr(), x.is_shared()
+returned = x.share_memory_()
+claim(
+    "{meth}`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory "
+    "that other processes can map",
+    shared.is_shared() and not was_shared and returned is x and x.is_shared() and x.data_ptr() != pointer,
+    f"shared before: {was_shared}, returned x: {returned is x}, moved: {x.data_ptr() != pointer}",
+)
+if importlib.util.find_spec("numpy") is not None:
+    x = torch.arange(4.0)
+    array, view = x.numpy(), x[1:]
+    start, end = array.ctypes.data, array.ctypes.data + array.nbytes
+    reached_before = start < x.data_ptr() + x.nbytes and x.data_ptr() < end
+    x.share_memory_()
+    apart = end <= x.data_ptr() or x.data_ptr() + x.nbytes <= start
+    claim(
+        "Its views follow; an array taken before with `numpy()` does not, and is left on memory torch "
+        "may have freed: take it after the move (a queue moves the tensor too, step 6)",
+        reached_before and view.data_ptr() == x.data_ptr() + 4 and view.is_shared() and apart,
+        f"array on x's memory before: {reached_before}, view followed: {view.is_shared()}, "
+        f"array apart after: {apart}",
+    )
+    del array, view
+del x, pointer, was_shared, returned
+# sphinx_gallery_end_ignore
+
 # %%
 # Step 2: real workers, every start method
 # ----------------------------------------
@@ -65,12 +97,40 @@ for method in found.methods:
     for passed in ("argument", "queue"):
         print(seen(method, "shared", passed))
 
+# sphinx_gallery_start_ignore
+from tcdoc.claims import claim
+
+claim(
+    "Under every start method measured, a tensor in shared memory is the same memory in the parent "
+    "and the worker, so the parent sees ones, whether the tensor went as an argument or through a queue",
+    {"fork", "spawn", "forkserver"} <= set(found.methods)
+    and all(
+        found.get(method, "shared", passed).parent_sees_write
+        and not found.get(method, "shared", passed).moved
+        for method in found.methods
+        for passed in ("argument", "queue")
+    ),
+    f"measured: {found.writes}",
+)
+# sphinx_gallery_end_ignore
+
 # %%
 # Step 4: an ordinary tensor as an argument, under fork
 # -----------------------------------------------------
 # Under ``"fork"`` the child began as a copy of the parent's memory: its write changed that
 # copy only, and the parent still sees zeros.
 print(seen("fork", "ordinary", "argument"))
+
+# sphinx_gallery_start_ignore
+fork = found.get("fork", "ordinary", "argument")
+claim(
+    'Under ``"fork"`` the child began as a copy of the parent\'s memory: its write changed that '
+    "copy only, and the parent still sees zeros",
+    not fork.parent_sees_write and not fork.shared_after and not fork.moved,
+    f"fork: {fork}",
+)
+del fork
+# sphinx_gallery_end_ignore
 
 # %%
 # Step 5: the same, under spawn and forkserver
@@ -79,6 +139,17 @@ print(seen("fork", "ordinary", "argument"))
 # moves the parent's tensor into shared memory, so the parent sees ones.
 for method in ("spawn", "forkserver"):
     print(seen(method, "ordinary", "argument"))
+
+# sphinx_gallery_start_ignore
+pickled = [found.get(method, "ordinary", "argument") for method in ("spawn", "forkserver")]
+claim(
+    'Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process, '
+    "which moves the parent's tensor into shared memory, so the parent sees ones",
+    all(write.parent_sees_write and write.shared_after and write.moved for write in pickled),
+    f"measured: {pickled}",
+)
+del pickled
+# sphinx_gallery_end_ignore
 
 # %%
 # Step 6: an ordinary tensor through a queue
@@ -92,6 +163,75 @@ for method in ("spawn", "forkserver"):
 # in ``put()``, and a ``Queue`` prints the error and drops the tensor. Send its ``detach()``.
 for method in found.methods:
     print(seen(method, "ordinary", "queue"))
+
+# sphinx_gallery_start_ignore
+import contextlib
+import io
+import multiprocessing
+from multiprocessing.reduction import ForkingPickler
+
+import torch.multiprocessing
+
+from tcdoc.claims import raised
+
+sent = [found.get(method, "ordinary", "queue") for method in found.methods]
+queue_moves = all(write.moved and write.shared_after and write.parent_sees_write for write in sent)
+claim(
+    "To send an ordinary tensor, the queue moves its storage into shared memory, under every start "
+    "method measured, so the worker's write reaches the parent even though nobody called "
+    "`share_memory_()`",
+    queue_moves,
+    f"measured: {sent}",
+)
+
+
+def refused(error: BaseException | None) -> bool:
+    """Tell whether torch refused to pickle a non-leaf tensor that requires gradients, naming detach()."""
+    return isinstance(error, RuntimeError) and "non-leaf tensor which requires_grad" in str(error)
+
+
+def never_run() -> None:
+    """Do nothing: a worker's target that never starts, since pickling its argument raises first."""
+
+
+non_leaf = torch.zeros(3, requires_grad=True) * 1
+refusals = {"pickle": raised(lambda: ForkingPickler.dumps(non_leaf))}
+for method in ("spawn", "forkserver"):
+    if method in multiprocessing.get_all_start_methods():
+        context = torch.multiprocessing.get_context(method)
+        worker = context.Process(target=never_run, args=(non_leaf,))
+        refusals[method] = raised(worker.start)
+simple = torch.multiprocessing.SimpleQueue()
+refusals["SimpleQueue.put"] = raised(lambda: simple.put(non_leaf))
+simple.close()
+queue = torch.multiprocessing.Queue()
+printed = io.StringIO()
+with contextlib.redirect_stderr(printed):
+    queue.put(non_leaf)
+    queue.put("next")
+    first = queue.get(timeout=60)
+queue.close()
+queue.join_thread()
+dropped = first == "next" and "non-leaf tensor which requires_grad" in printed.getvalue()
+claim(
+    "The exception: `torch.multiprocessing` refuses to pickle a non-leaf tensor that requires "
+    "gradients. So `Process.start()` raises under spawn and forkserver, a `SimpleQueue` raises in "
+    "`put()`, and a `Queue` prints the error and drops the tensor. Send its `detach()`",
+    {"spawn", "forkserver"} <= set(refusals)
+    and all(refused(error) for error in refusals.values())
+    and all("detach()" in str(refusals[method]) for method in ("spawn", "forkserver"))
+    and dropped
+    and not non_leaf.is_shared(),
+    f"raised: {refusals}; the queue delivered {first!r} first and printed {printed.getvalue()!r}",
+)
+claim(
+    "sending a tensor through one of its queues moves the tensor into shared memory, so a tensor you "
+    "thought was private becomes shared (step 6 has an exception)",
+    queue_moves and dropped and refused(refusals["SimpleQueue.put"]),
+    f"measured: {sent}; the queue delivered {first!r} first",
+)
+del sent, queue_moves, refusals, queue, printed, first, dropped
+# sphinx_gallery_end_ignore
 
 # %%
 # Step 7: a copy of its own for the worker
@@ -109,6 +249,47 @@ import tcdoc.draw
 original = torch.zeros(3)
 for_worker = original.clone()
 tcdoc.draw.draw(original, for_worker, "original.clone()", names=("original", "for_worker"))
+
+# sphinx_gallery_start_ignore
+import multiprocessing
+
+import torch.multiprocessing
+
+
+def add_one(tensor: torch.Tensor) -> None:
+    """Add one to the argument, in place: a fork worker's target."""
+    tensor.add_(1)
+
+
+own_storage = not tcdoc.compare(original, for_worker).shares_storage
+clone_argument = [found.get(method, "ordinary", "argument") for method in ("spawn", "forkserver")]
+clone_queue = [found.get(method, "ordinary", "queue") for method in found.methods]
+under_fork = True
+if "fork" in multiprocessing.get_all_start_methods():
+    as_argument = original.clone()
+    worker = torch.multiprocessing.get_context("fork").Process(target=add_one, args=(as_argument,))
+    worker.start()
+    worker.join(timeout=120)
+    if worker.is_alive():
+        worker.kill()
+    under_fork = worker.exitcode == 0 and not as_argument.is_shared() and torch.equal(as_argument, original)
+    del as_argument, worker
+claim(
+    "send a clone: under every start method the original stays private and unchanged. Sent through a "
+    "queue, or as an argument under spawn or forkserver, the clone moves into shared memory like any "
+    "ordinary tensor (steps 5 and 6), and the parent sees the worker's write in it; under fork, an "
+    "argument is the child's own copy",
+    own_storage
+    and all(write.moved and write.shared_after and write.parent_sees_write for write in clone_queue)
+    and all(write.moved and write.shared_after and write.parent_sees_write for write in clone_argument)
+    and under_fork
+    and not original.is_shared()
+    and torch.equal(original, torch.zeros(3)),
+    f"own storage: {own_storage}; under fork the clone stayed the child's: {under_fork}; "
+    f"measured: {clone_queue + clone_argument}",
+)
+del own_storage, clone_argument, clone_queue, under_fork
+# sphinx_gallery_end_ignore
 
 # %%
 # These values were measured with:

@@ -25,6 +25,7 @@ sweep = tcdoc.bench.run(
     sizes=tcdoc.bench.SMALL_SIZES,
     methods=tcdoc.bench.SMALL_METHODS,
     min_run_time=0.1,
+    blocks=10,
     threads=1,
 )
 print(sweep.machine)

@@ -12,6 +12,16 @@ again, which would run a caller's unguarded script (a gallery example, a noteboo
 second time. The measuring process starts one worker per start method, all at once, and waits
 for each with a timeout; it, its workers and anything they started (a forkserver, the
 resource tracker) are ended before :func:`start_methods` returns, however it returns.
+
+Importing torch takes the longest: the measuring process starts the forkserver first, which
+imports torch while the measuring process does, so that its worker is forked with torch
+loaded; the ``"spawn"`` worker imports it once, and the ``"fork"`` worker not at all.
+
+multiprocessing puts its sockets (the forkserver's, and those that pass a tensor's memory
+through a queue) in a folder of the temporary folder, and a socket's path holds at most 108
+bytes on Linux (104 elsewhere): under a long ``TMPDIR`` it stops with ``OSError: AF_UNIX path
+too long``. The measuring process gets a short temporary folder of its own instead, which
+:func:`start_methods` creates and removes (:func:`_short_temp_base` says where).
 """
 
 from __future__ import annotations
@@ -21,9 +31,11 @@ import html
 import json
 import multiprocessing
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -264,24 +276,74 @@ tcdoc._processes._main(float(sys.argv[2]))
 """
 
 
+# The longest path of an AF_UNIX socket, its closing NUL included (``sun_path``).
+_SOCKET_PATH_MAX = 108 if sys.platform.startswith("linux") else 104
+# What multiprocessing adds to the temporary folder for a socket's path: "/pymp-XXXXXXXX" (its
+# own folder) and "/listener-XXXXXXXX", and the closing NUL; and what tcdoc adds, "/tcdoc-XXXXXXXX".
+_SOCKET_SUFFIX = len("/pymp-12345678/listener-12345678") + 1
+_OWN_FOLDER = len("/tcdoc-12345678")
+# Where a Unix keeps temporary files, if TMPDIR's folder is too long: tempfile's own candidates.
+_SHORT_FOLDERS = ("/tmp", "/var/tmp", "/usr/tmp")
+
+
+def _short_temp_base() -> str:
+    """Return a folder to make the measuring process's temporary folder in, short enough for sockets.
+
+    The temporary folder (``TMPDIR``) where it is short enough, or else the first of /tmp,
+    /var/tmp and /usr/tmp that is a folder one can write in.
+
+    Raises
+    ------
+    RuntimeError
+        If none is: with what to do.
+
+    """
+    longest = _SOCKET_PATH_MAX - _SOCKET_SUFFIX - _OWN_FOLDER
+    for folder in (tempfile.gettempdir(), *_SHORT_FOLDERS):
+        if (
+            len(os.fsencode(folder)) <= longest
+            and os.path.isdir(folder)
+            and os.access(folder, os.W_OK | os.X_OK)
+        ):
+            return folder
+    raise RuntimeError(
+        f"the temporary folder {tempfile.gettempdir()!r} is too long for multiprocessing's sockets, and "
+        f"none of {', '.join(_SHORT_FOLDERS)} can be written: set TMPDIR to a folder of at most "
+        f"{longest} characters"
+    )
+
+
 def _measure_in_fresh_process(timeout: float) -> tuple[tuple[ProcessWrite, ...], dict[str, float]]:
-    """Run :func:`_main` in a new Python, in a process group of its own, and read its JSON."""
+    """Run :func:`_main` in a new Python, in a process group of its own, and read its JSON.
+
+    Its temporary folder (``TMPDIR``) is a short one of its own, removed afterwards.
+    """
     package = str(Path(__file__).resolve().parent / "__init__.py")
     command = [sys.executable, "-c", _BOOT, package, repr(timeout)]
     posix = hasattr(os, "killpg")
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=posix,
-    )
+    env = dict(os.environ)
+    folder = None
+    if posix:  # pragma: no branch - Windows has no AF_UNIX sockets to keep short
+        folder = tempfile.mkdtemp(prefix="tcdoc-", dir=_short_temp_base())
+        env["TMPDIR"] = folder
     try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"the start methods were not measured within {timeout:g} s") from None
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=posix,
+            env=env,
+        )
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"the start methods were not measured within {timeout:g} s") from None
+        finally:
+            _end(process, posix)
     finally:
-        _end(process, posix)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     if process.returncode != 0:
         raise RuntimeError(f"measuring the start methods failed:\n{err.strip()}")
     found = json.loads(out.strip().splitlines()[-1])  # the last line: anything printed before is not ours
@@ -317,8 +379,24 @@ def _group_alive(pgid: int) -> bool:
 
 def _main(timeout: float) -> None:
     """Measure here, in the measuring process, and print the result as JSON."""
+    _start_forkserver()
     writes, seconds, _ = measure_here(timeout=timeout)
     print(json.dumps({"writes": [dataclasses.asdict(w) for w in writes], "seconds": seconds}))
+
+
+def _start_forkserver() -> None:
+    """Start the forkserver now, importing torch and the worker's code, if this platform has one.
+
+    It imports them while this process imports torch, rather than each worker after it, and
+    forks its workers with them loaded. Only for the measuring process: the forkserver's preload
+    list is the whole process's.
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover - Windows
+        return
+    from multiprocessing import forkserver
+
+    forkserver.set_forkserver_preload(["torch", "torch.multiprocessing", __name__])
+    forkserver.ensure_running()
 
 
 def measure_here(

@@ -10,6 +10,7 @@ import pytest
 from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
+import tcdoc
 import tcdoc.sphinxext
 from tcdoc.sphinxext import _state, _table_nodes
 
@@ -23,6 +24,26 @@ def test_the_matrix_is_the_build_s_and_is_not_pickled(app: SphinxTestApp) -> Non
     assert pickle.loads(pickle.dumps(state)) == _state.BuildState()  # live objects stay in memory
     _state.reset(app)
     assert vars(app.env)["tcdoc_state"].matrices == {}
+
+
+def test_a_later_build_reuses_the_matrix_kept_unless_what_it_depends_on_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = tcdoc.matrix(["clone"], ["leaf_requires_grad"])
+    measured: list[str] = []
+
+    def measure(device: str = "cpu") -> tcdoc.Matrix:
+        measured.append(device)
+        return small
+
+    monkeypatch.setattr(tcdoc, "matrix", measure)
+    assert _state._kept_matrix(tmp_path, "cpu") == small
+    assert _state._kept_matrix(tmp_path, "cpu") == small  # read back from tmp_path
+    assert measured == ["cpu"]
+    key = _state._matrix_key("cpu")
+    monkeypatch.setattr(_state, "_matrix_key", lambda device: {**key, "torch": "another torch"})
+    assert _state._kept_matrix(tmp_path, "cpu") == small
+    assert measured == ["cpu", "cpu"]  # measured again
 
 
 def test_no_module_of_the_extension_holds_a_build_s_state() -> None:

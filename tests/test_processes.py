@@ -10,6 +10,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import subprocess
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -190,3 +192,46 @@ def test_measuring_here_ends_its_workers() -> None:
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped: not a child of ours any more
+
+
+# -- A temporary folder too long for multiprocessing's sockets ---------------------------------
+
+
+def long_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Make TMPDIR a folder of 120 characters or more, as a clone at a long path gets in CI."""
+    folder = tmp_path / ("t" * max(1, 121 - len(str(tmp_path))))
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    assert tempfile.gettempdir() == str(folder)
+    assert len(str(folder)) >= 120
+    return folder
+
+
+def own_folders() -> set[str]:
+    base = Path(processes._short_temp_base())
+    return {path.name for path in base.glob("tcdoc-*")}
+
+
+def test_measures_under_a_temporary_folder_too_long_for_sockets(
+    measured: tcdoc.StartMethods, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = long_temporary_folder(tmp_path, monkeypatch)
+    # A socket's path there would not fit: what the forkserver stopped with (issue 33).
+    assert len(f"{folder}/pymp-12345678/listener-12345678") >= processes._SOCKET_PATH_MAX
+    before = own_folders()
+    found = tcdoc.start_methods(fresh=True)
+    assert found.writes == measured.writes
+    assert set(found.methods) == set(multiprocessing.get_all_start_methods())
+    assert own_folders() <= before  # its short temporary folder is gone again
+    assert list(folder.iterdir()) == []
+
+
+def test_without_a_short_enough_folder_it_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long_temporary_folder(tmp_path, monkeypatch)
+    monkeypatch.setattr(processes, "_SHORT_FOLDERS", (str(tmp_path / "missing"),))
+    with pytest.raises(RuntimeError, match=r"set TMPDIR to a folder of at most \d+ characters$") as error:
+        tcdoc.start_methods(fresh=True)
+    assert "\n" not in str(error.value)

@@ -6,10 +6,13 @@ tcdoc code that an example imports re-runs that example, and only those that imp
 
 from __future__ import annotations
 
+import ast
+import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -316,3 +319,97 @@ def test_examples_the_gallery_ignores_are_not_checked(gallery: Gallery) -> None:
     app = gallery.build(**{"sphinx_gallery_conf.ignore_pattern": r"skip"})
     assert app.warning.getvalue() == ""
     assert not (gallery.srcdir / "auto_examples" / "plot_skip.rst").exists()
+
+
+# -- What a rebuild reads again ---------------------------------------------------------------
+
+
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the name of every source file the guard reads from now on."""
+    seen: list[str] = []
+    read = _gallery_guard._read
+
+    def counted(path: Path) -> bytes:
+        seen.append(path.name)
+        return read(path)
+
+    monkeypatch.setattr(_gallery_guard, "_read", counted)
+    return seen
+
+
+def age(root: Path, seconds: float = 60.0) -> None:
+    """Date every file under ``root`` ``seconds`` back: older than a coarse clock's tick."""
+    for path in root.rglob("*"):
+        os.utime(path, (time.time() - seconds, time.time() - seconds))
+
+
+def test_stamps_kept_between_builds_spare_reading_unchanged_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = fake_package(tmp_path, PACKAGE)
+    draws = script(tmp_path, "import tcdoc.draw\n")
+    age(tmp_path)
+    kept = tmp_path / "sources.json"
+    first = _gallery_guard.Sources()
+    before, pages = (
+        _gallery_guard.example_digest(draws, package, first),
+        _gallery_guard.source_digest(package, first),
+    )
+    first.save(kept)
+
+    seen = reads(monkeypatch)
+    again = _gallery_guard.Sources.load(kept)
+    assert _gallery_guard.example_digest(draws, package, again) == before
+    assert _gallery_guard.source_digest(package, again) == pages
+    assert seen == []  # nothing changed: nothing read
+
+    edit(package / "draw" / "_types.py")  # an edit changes the size and the time: read again
+    changed = _gallery_guard.Sources.load(kept)
+    assert _gallery_guard.example_digest(draws, package, changed) != before
+    assert seen == ["_types.py"]
+    assert _gallery_guard.example_digest(draws, package) == _gallery_guard.example_digest(
+        draws, package, changed
+    )
+
+
+def test_a_file_changed_within_a_clock_tick_of_its_stamp_is_read_again(tmp_path: Path) -> None:
+    package = fake_package(tmp_path, PACKAGE)
+    draws = script(tmp_path, "import tcdoc.draw\n")
+    kept = tmp_path / "sources.json"
+    first = _gallery_guard.Sources()  # the files were written just now
+    before = _gallery_guard.example_digest(draws, package, first)
+    first.save(kept)
+    # Other bytes of the same size, at the same modification time: an edit that a coarse clock
+    # would date to the moment the stamp was read.
+    model = package / "draw" / "_model.py"
+    status = model.stat()
+    model.write_text(model.read_text(encoding="utf-8").replace("typing", "TYPING", 1), encoding="utf-8")
+    os.utime(model, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert model.stat().st_size == status.st_size
+    assert _gallery_guard.example_digest(draws, package, _gallery_guard.Sources.load(kept)) != before
+
+
+@pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-no-op-reads")
+def test_a_rebuild_with_nothing_changed_parses_no_source(
+    gallery: Gallery, package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gallery.add({"plot_draws.py": DRAWS, "plot_measures.py": MEASURES})
+    age(package)
+    age(gallery.srcdir / "examples")
+    gallery.build()
+    parsed: list[str | None] = []
+    imported = _gallery_guard._imported
+
+    def counted(tree: ast.AST, module: str | None, is_package: bool) -> set[str]:
+        parsed.append(module)
+        return imported(tree, module, is_package)
+
+    seen = reads(monkeypatch)
+    monkeypatch.setattr(_gallery_guard, "_imported", counted)
+    status = gallery.build().status.getvalue()
+    assert executed(status) == "0 out of 0"
+    assert (seen, parsed) == ([], [])
+    edit(package / "draw" / "_model.py")  # the guarantee holds with the stamps kept
+    status = gallery.build().status.getvalue()
+    assert "re-running them: plot_draws.py" in status
+    assert seen == ["_model.py"]

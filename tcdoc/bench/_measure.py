@@ -203,10 +203,14 @@ def _calls_per_block(timer: timeit.Timer, block_time: float) -> int:
 
     The number grows tenfold until the calls last a quarter of the block; the fastest of three
     tries at that number sets the estimate, so that a moment of load does not shrink the blocks.
+    A first call that lasts a whole block already settles it: a block is one call, and load
+    could only make the call look slower, never make a block of fewer calls.
     """
     number = 1
     while True:
         elapsed = timer.timeit(number)
+        if number == 1 and elapsed >= block_time:
+            return 1
         if elapsed >= block_time / 4 or number >= 10**7:
             break
         number *= 10

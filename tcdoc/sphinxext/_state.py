@@ -5,11 +5,20 @@ measured and ran on ``env.tcdoc_state`` (a :class:`BuildState`), made afresh at
 ``builder-inited``; nothing of it lives in a module. It holds live objects (torch tensors in a
 snippet's namespace), so it is not pickled with the environment: an environment read back from
 disk, or from a parallel reader, starts with an empty one, and measures again when asked.
+
+The matrix is what takes long to measure (seconds), and it depends only on torch, Python and
+tcdoc's code: it is kept as JSON beside the doctrees (``tcdoc-matrix-<device>.json``) with
+those three, and a later build that reads a page again reuses it where all three are the same.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+import platform
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sphinx.application import Sphinx
@@ -60,8 +69,39 @@ def build_matrix(env: BuildEnvironment, device: str | None = None) -> tcdoc.Matr
     matrices = state(env).matrices
     device = str(env.config.tcdoc_device) if device is None else device
     if device not in matrices:
-        matrices[device] = tcdoc.matrix(device=device)
+        matrices[device] = _kept_matrix(Path(env.doctreedir), device)
     return matrices[device]
+
+
+def _kept_matrix(folder: Path, device: str) -> tcdoc.Matrix:
+    """Return the matrix an earlier build kept in ``folder``, if measured alike; else measure and keep it."""
+    path = folder / f"tcdoc-matrix-{device}.json"
+    key = _matrix_key(device)
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if kept["key"] == key:
+            return tcdoc.Matrix.from_json(kept["matrix"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # none kept, or unreadable: measure
+    measured = tcdoc.matrix(device=device)
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"key": key, "matrix": measured.to_json()}), encoding="utf-8")
+    return measured
+
+
+def _matrix_key(device: str) -> dict[str, str]:
+    """Return what a matrix depends on: the device, torch, Python, the platform and tcdoc's code."""
+    package = Path(tcdoc.__file__).parent
+    digest = hashlib.sha256()
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes() + b"\0")
+    found = tcdoc.environment(device)
+    return {
+        "device": f"{found.device} {found.device_name}",
+        "torch": found.torch,
+        "python": f"{sys.version} {platform.platform()}",
+        "tcdoc": digest.hexdigest(),
+    }
 
 
 def namespaces(env: BuildEnvironment) -> dict[str, dict[str, Any]]:

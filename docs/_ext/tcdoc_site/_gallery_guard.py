@@ -9,6 +9,11 @@ run again, and nothing but tcdoc's Python code counts: editing a page, a data fi
 site's own code runs no example. Every page that uses a tcdoc directive renders what tcdoc
 measures, so any change to tcdoc's Python code makes Sphinx read every page again.
 
+Nothing of that is worked out again for a file that did not change: :class:`Sources` keeps
+each file's size, modification time, SHA-256 and imports between builds (``tcdoc-sources.json``
+beside the doctrees), reads a file again only when its size or time changed, and parses it
+again only when its bytes did. Within a build each file is read at most once.
+
 sphinx-gallery caches only the examples it executes: one it leaves unexecuted on purpose (a GPU
 example on a build without CUDA) is rendered again on every build, and finding the tcdoc
 functions it names imports tcdoc's public names, and torch with them (over a second). This
@@ -19,10 +24,13 @@ These hooks are registered by :mod:`tcdoc_site`.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+import time
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +41,7 @@ from sphinx.util import logging
 import tcdoc
 
 __all__ = [
+    "Sources",
     "check_examples_ran",
     "drop_remote_scripts",
     "example_digest",
@@ -46,6 +55,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 STAMP = "tcdoc-build.json"
+SOURCES = "tcdoc-sources.json"
 # What sphinx-gallery writes into an example's page when a cell printed or drew something.
 OUTPUT_MARKERS = ("sphx-glr-script-out", "sphx-glr-single-img", "sphx-glr-multi-img")
 
@@ -58,32 +68,125 @@ def _package_dir() -> Path:
     return Path(tcdoc.__file__).parent
 
 
-def source_digest(package: Path | None = None) -> str:
+@dataclasses.dataclass(frozen=True)
+class _Source:
+    """What the guard knows of one Python file, and the stamp it was known by."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+    module: str | None  # the module name its relative imports were resolved against
+    imports: tuple[str, ...]  # the tcdoc modules it may import (:func:`_imported`)
+    checked_ns: int  # when its stamp was read
+
+
+# A file whose modification time is this close to the moment its stamp was read may have
+# changed again within the same tick of a coarse clock: its bytes are read again.
+_RACY_NS = 2_000_000_000
+
+
+class Sources:
+    """Each Python file's SHA-256 and tcdoc imports, worked out once, and kept between builds.
+
+    A file is read again only when its size or modification time differs from the stamp kept
+    (or is too close to the moment that stamp was read for the clock to tell), and parsed again
+    only when its bytes differ. :meth:`load` and :meth:`save` keep the stamps in a JSON file.
+
+    >>> sources = Sources()
+    >>> len(sources.digest(_package_dir(), [_package_dir() / "__init__.py"]))
+    64
+    """
+
+    def __init__(self, known: Mapping[str, _Source] | None = None) -> None:
+        self._known: dict[str, _Source] = dict(known or {})
+        self._seen: dict[str, _Source] = {}
+        self._modules: dict[Path, dict[str, Path]] = {}
+        self._entries: dict[Path, bytes] = {}
+
+    @classmethod
+    def load(cls, path: Path) -> Sources:
+        """Return the stamps saved in ``path``; none where it is missing, unreadable or of another form."""
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            known = {
+                name: _Source(**{**fields, "imports": tuple(fields["imports"])})
+                for name, fields in saved.items()
+            }
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return cls()
+        return cls(known)
+
+    def save(self, path: Path) -> None:
+        """Write the stamps of the files this build looked at into ``path``."""
+        seen = {name: dataclasses.asdict(source) for name, source in sorted(self._seen.items())}
+        path.write_text(json.dumps(seen, indent=1), encoding="utf-8")
+
+    def source(self, path: Path, module: str | None, is_package: bool) -> _Source:
+        """Return what is known of ``path``, whose code is the module ``module`` (None for a script)."""
+        name = str(path)
+        if name in self._seen:
+            return self._seen[name]
+        status = path.stat()
+        known = self._known.get(name)
+        if (
+            known is not None
+            and known.module == module
+            and (known.size, known.mtime_ns) == (status.st_size, status.st_mtime_ns)
+            and known.checked_ns - status.st_mtime_ns > _RACY_NS
+        ):
+            self._seen[name] = known
+            return known
+        data = _read(path)
+        sha = hashlib.sha256(data).hexdigest()
+        if known is not None and known.module == module and known.sha256 == sha:
+            imports = known.imports  # touched, not changed
+        else:
+            imports = tuple(sorted(_imported(ast.parse(data), module, is_package)))
+        found = _Source(status.st_size, status.st_mtime_ns, sha, module, imports, time.time_ns())
+        self._seen[name] = found
+        return found
+
+    def modules(self, package: Path) -> dict[str, Path]:
+        """Return every module of ``package`` by name (``tcdoc.draw``), with its file; looked up once."""
+        if package not in self._modules:
+            files = sorted(package.rglob("*.py"))
+            self._modules[package] = {_module_name(path, package): path for path in files}
+        return self._modules[package]
+
+    def digest(self, package: Path, paths: Iterable[Path]) -> str:
+        """Return a SHA-256 over the files ``paths`` of ``package``: their names and their bytes' SHA-256."""
+        digest = hashlib.sha256()
+        for path in sorted(paths):
+            if path not in self._entries:
+                module = _module_name(path, package)
+                sha = self.source(path, module, path.name == "__init__.py").sha256
+                self._entries[path] = f"{path.relative_to(package).as_posix()}\0{sha}\0".encode()
+            digest.update(self._entries[path])
+        return digest.hexdigest()
+
+
+def _read(path: Path) -> bytes:
+    """Return the bytes of ``path``: the one place the guard reads a source file."""
+    return path.read_bytes()
+
+
+def _module_name(path: Path, package: Path) -> str:
+    """Return the module name of the package's file ``path`` (``tcdoc.draw`` for draw/__init__.py)."""
+    parts = [PACKAGE, *path.relative_to(package).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def source_digest(package: Path | None = None, sources: Sources | None = None) -> str:
     """Return a SHA-256 over the Python source files of the tcdoc package (by default, the installed one).
+
+    ``sources`` keeps what was read before (by default, nothing is).
 
     >>> len(source_digest())
     64
     """
     folder = _package_dir() if package is None else package
-    return _digest(folder, sorted(folder.rglob("*.py")))
-
-
-def _digest(package: Path, paths: list[Path]) -> str:
-    digest = hashlib.sha256()
-    for path in paths:
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-def _module_file(name: str, package: Path) -> Path | None:
-    """Return the source of the package's module ``name`` (``tcdoc.draw``), or None if it is no module."""
-    parts = name.split(".")[1:]
-    base = package.joinpath(*parts)
-    candidates = [base / "__init__.py", *([base.with_suffix(".py")] if parts else [])]
-    return next((candidate for candidate in candidates if candidate.is_file()), None)
+    known = sources or Sources()
+    return known.digest(folder, known.modules(folder).values())
 
 
 def _imported(tree: ast.AST, module: str | None, is_package: bool) -> set[str]:
@@ -115,11 +218,13 @@ def _imported(tree: ast.AST, module: str | None, is_package: bool) -> set[str]:
     return {name for name in names if name == PACKAGE or name.startswith(f"{PACKAGE}.")}
 
 
-def tcdoc_modules(script: Path, package: Path | None = None) -> dict[str, Path]:
+def tcdoc_modules(
+    script: Path, package: Path | None = None, sources: Sources | None = None
+) -> dict[str, Path]:
     r"""Return the tcdoc modules that ``script`` imports, directly or through each other, and their files.
 
     Importing ``tcdoc.draw`` imports ``tcdoc`` first, so a module brings the packages above it.
-    Nothing is imported: the sources are read with :mod:`ast`.
+    Nothing is imported: the sources are read with :mod:`ast`, each once per ``sources``.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -130,28 +235,31 @@ def tcdoc_modules(script: Path, package: Path | None = None) -> dict[str, Path]:
     (True, False)
     """
     folder = _package_dir() if package is None else package
-    pending = _imported(ast.parse(script.read_bytes()), None, False)
+    known = sources or Sources()
+    files = known.modules(folder)
+    pending = set(known.source(script, None, False).imports)
     found: dict[str, Path] = {}
     while pending:
         name = pending.pop()
         parts = name.split(".")
         for depth in range(1, len(parts) + 1):
             module = ".".join(parts[:depth])
-            path = found.get(module) or _module_file(module, folder)
+            path = files.get(module)
             if path is None or module in found:
                 continue
             found[module] = path
-            pending |= _imported(ast.parse(path.read_bytes()), module, path.name == "__init__.py")
+            pending.update(known.source(path, module, path.name == "__init__.py").imports)
     return dict(sorted(found.items()))
 
 
-def example_digest(script: Path, package: Path | None = None) -> str:
+def example_digest(script: Path, package: Path | None = None, sources: Sources | None = None) -> str:
     """Return a SHA-256 over the sources of the tcdoc modules that ``script`` imports (:func:`tcdoc_modules`).
 
     A script that imports no tcdoc module depends on none of it: its digest is that of nothing.
     """
     folder = _package_dir() if package is None else package
-    return _digest(folder, sorted(tcdoc_modules(script, folder).values()))
+    known = sources or Sources()
+    return known.digest(folder, tcdoc_modules(script, folder, known).values())
 
 
 def _stamp(app: Sphinx) -> dict[str, Any]:
@@ -165,14 +273,29 @@ def _stamp(app: Sphinx) -> dict[str, Any]:
     stamp: dict[str, Any] | None = getattr(app.env, "tcdoc_gallery_stamp", None)
     if stamp is None:
         conf: dict[str, Any] = app.config.sphinx_gallery_conf if "sphinx_gallery_conf" in app.config else {}
-        examples = {relative.as_posix(): example_digest(script) for relative, script, _, _ in _examples(app)}
+        sources = _sources(app)
+        examples = {
+            relative.as_posix(): example_digest(script, sources=sources)
+            for relative, script, _, _ in _examples(app)
+        }
         stamp = {
-            "package": source_digest(),
+            "package": source_digest(sources=sources),
             "filename_pattern": conf.get("filename_pattern"),
             "examples": examples,
         }
         app.env.tcdoc_gallery_stamp = stamp  # type: ignore[attr-defined]
     return stamp
+
+
+# Each build's Sources, by its application: not on ``env``, which Sphinx pickles.
+_SOURCES: weakref.WeakKeyDictionary[Sphinx, Sources] = weakref.WeakKeyDictionary()
+
+
+def _sources(app: Sphinx) -> Sources:
+    """Return this build's :class:`Sources`, loaded from what the last build saved."""
+    if app not in _SOURCES:
+        _SOURCES[app] = Sources.load(Path(app.doctreedir) / SOURCES)
+    return _SOURCES[app]
 
 
 def _recorded(app: Sphinx) -> Mapping[str, Any] | None:
@@ -231,6 +354,7 @@ def rerun_if_tcdoc_changed(app: Sphinx) -> None:
     ``builder-inited`` ahead of sphinx-gallery's own handler.
     """
     app.env.tcdoc_gallery_stamp = None  # type: ignore[attr-defined]  # a new build: tcdoc may have changed
+    _SOURCES.pop(app, None)
     if "sphinx_gallery_conf" not in app.config:
         return
     recorded = _recorded(app)
@@ -275,7 +399,8 @@ def record_build(app: Sphinx, exception: Exception | None) -> None:
 
     sphinx-gallery skips an example whose copy matches the checksum it keeps beside it
     (``<copy>.py.md5``), and writes that checksum only for executed examples; this writes it for
-    the others. The next build compares the record in :func:`rerun_if_tcdoc_changed`.
+    the others. The next build compares the record in :func:`rerun_if_tcdoc_changed`, and
+    starts from the stamps of the source files saved here (:class:`Sources`).
     Connected to ``build-finished``, after :func:`check_examples_ran`.
     """
     if exception is not None or "sphinx_gallery_conf" not in app.config:
@@ -288,6 +413,7 @@ def record_build(app: Sphinx, exception: Exception | None) -> None:
             Path(f"{copy}.md5").write_text(get_md5sum(copy, mode="t"), encoding="utf-8")
     stamp = json.dumps(_stamp(app), indent=1, sort_keys=True)
     (Path(app.doctreedir) / STAMP).write_text(stamp, encoding="utf-8")
+    _sources(app).save(Path(app.doctreedir) / SOURCES)
 
 
 # sphinx-gallery's computation-times pages load jQuery and DataTables from CDNs to sort the table.
