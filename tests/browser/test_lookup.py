@@ -1,8 +1,7 @@
 """The lookup page (docs/reference/lookup.md), read in Chromium as a reader uses it, in both editions.
 
 - operations typed as readers write them land on the card of the operation they mean, and the card
-  shows what the build's data (``_static/tcdoc-lookup-data.js``, from the build's matrix) says of
-  that cell, and what torch measured now says (:func:`tcdoc.probe`), where the site names this torch;
+  shows what the build's data (``_static/tcdoc-lookup-data.js``, the build's matrix) says of that cell;
 - the question lives in the address: a link opens its card, from a server or from ``file://``;
 - a spelling that names nothing lists the nearest operations;
 - without JavaScript the page points to the tables;
@@ -23,8 +22,6 @@ from urllib.parse import quote, urljoin
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
-
-import tcdoc
 
 PAGE = "reference/lookup.html"
 DATA = "_static/tcdoc-lookup-data.js"
@@ -149,23 +146,6 @@ def test_typed_lookups_land_on_the_right_card(tab: Page, site: str, html: Path, 
             wrong.append(f"{text!r}: the address {tab.url} does not hold the question")
     assert len(LOOKUPS) >= 30
     assert not wrong, "\n".join(wrong)
-
-
-def test_cards_say_what_torch_measures_now(tab: Page, site: str, html: Path) -> None:
-    data = read_data(html, "en")
-    if data["torch"] != tcdoc.environment().torch:
-        pytest.skip(f"the site was built with torch {data['torch']}, this is {tcdoc.environment().torch}")
-    tab.goto(urljoin(site, PAGE))
-    for text, x, mode, op in LOOKUPS[:12]:
-        result = tcdoc.probe(op, x, grad_mode=mode)
-        look_up(tab, text, x, mode)
-        card = shown(tab)
-        if result.properties is not None:
-            measured = tcdoc.answers(result.properties)
-            four = [measured[key] for key in ("new_object", "metadata", "memory", "history")]
-            assert card["answers"][:4] == four, f"{text!r} on {x}, {mode}"
-        else:
-            assert str(result.outcome) in " ".join(card["messages"]) or result.not_run is not None
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
