@@ -1,4 +1,4 @@
-"""The lookup page's matching of what readers type to the registry's operations (docs/_ext/tcdoc_site/_lookup.py)."""
+"""The lookup page's matching of what readers type to operations (docs/_ext/tcdoc_site/_lookup.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ SPELLINGS = {
     "torch.clone(x)": "torch_clone",
     "x.view(2, 3)": "view",
     "x.clone(memory_format=torch.channels_last)": "clone_channels_last",
-    "x.to（torch.float64）": "to_float64",
+    "x.to\uff08torch.float64\uff09": "to_float64",  # full-width brackets, as a Chinese keyboard types them
     "x.to('cuda')": "to_cuda",
     "x.T": "T",
 }

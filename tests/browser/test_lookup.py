@@ -79,7 +79,8 @@ def read_data(html: Path, edition: str) -> dict[str, Any]:
         pytest.skip(f"no {edition} edition with a lookup page at {path.parent.parent}")
     text = path.read_text(encoding="utf-8").strip()
     prefix, suffix = "window.TCDOC_LOOKUP=", ";"
-    assert text.startswith(prefix) and text.endswith(suffix), f"{path}: not a script that sets TCDOC_LOOKUP"
+    assert text.startswith(prefix), f"{path}: not a script that sets TCDOC_LOOKUP"
+    assert text.endswith(suffix), f"{path}: not a script that sets TCDOC_LOOKUP"
     data: dict[str, Any] = json.loads(text[len(prefix) : -len(suffix)])
     return data
 
@@ -123,7 +124,11 @@ def shown(page: Page) -> dict[str, Any]:
     """What the card shows: its cell, its answers (each <dd>) and its verbatim messages."""
     card = page.locator("#tcdoc-lookup-card")
     return {
-        "cell": (card.get_attribute("data-op"), card.get_attribute("data-x"), card.get_attribute("data-mode")),
+        "cell": (
+            card.get_attribute("data-op"),
+            card.get_attribute("data-x"),
+            card.get_attribute("data-mode"),
+        ),
         "answers": card.locator("dd").all_inner_texts(),
         "messages": card.locator("pre.tcdoc-lookup-message").all_inner_texts(),
     }
@@ -152,7 +157,10 @@ def test_typed_lookups_land_on_the_right_card(tab: Page, site: str, html: Path, 
 def test_a_link_opens_its_card(tab: Page, site: str, html: Path, edition: str) -> None:
     data = read_data(html, edition)
     query = f"?op={quote('copy.deepcopy(x)')}&x=non_leaf&mode=no_grad"
-    for url in (urljoin(site, EDITIONS[edition] + PAGE) + query, (html / EDITIONS[edition] / PAGE).as_uri() + query):
+    for url in (
+        urljoin(site, EDITIONS[edition] + PAGE) + query,
+        (html / EDITIONS[edition] / PAGE).as_uri() + query,
+    ):
         tab.goto(url)
         card = shown(tab)
         assert card["cell"] == ("deepcopy", "non_leaf", "no_grad"), url
@@ -160,7 +168,8 @@ def test_a_link_opens_its_card(tab: Page, site: str, html: Path, edition: str) -
         assert tab.input_value("#tcdoc-lookup-op") == "copy.deepcopy(x)"
         # Its links lead to the row of the table, which exists in the family page.
         row = tab.locator("#tcdoc-lookup-card p.tcdoc-lookup-links a").first.get_attribute("href")
-        assert row is not None and "#matrix-deepcopy" in row
+        assert row is not None
+        assert "#matrix-deepcopy" in row
         family = html / EDITIONS[edition] / "reference" / row.split("#")[0]
         assert 'id="matrix-deepcopy"' in family.read_text(encoding="utf-8")
 
@@ -198,7 +207,9 @@ def test_the_landing_page_and_the_matrix_link_to_it(tab: Page, site: str) -> Non
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width", [1280, PHONE["width"]])
-def test_the_page_passes_axe(browser: Browser, site: str, html: Path, edition: str, theme: str, width: int) -> None:
+def test_the_page_passes_axe(
+    browser: Browser, site: str, html: Path, edition: str, theme: str, width: int
+) -> None:
     read_data(html, edition)
     phone = width == PHONE["width"]
     context = browser.new_context(
@@ -219,7 +230,12 @@ def test_the_page_passes_axe(browser: Browser, site: str, html: Path, edition: s
 
 
 def test_the_data_is_small(html: Path) -> None:
-    sizes = {edition: (html / prefix / DATA).stat().st_size for edition, prefix in EDITIONS.items() if (html / prefix / DATA).is_file()}
+    sizes = {
+        edition: (html / prefix / DATA).stat().st_size
+        for edition, prefix in EDITIONS.items()
+        if (html / prefix / DATA).is_file()
+    }
     for edition, size in sizes.items():
         print(f"{edition}: {DATA} weighs {size / 1000:.1f} kB")
-    assert sizes and max(sizes.values()) <= 150_000
+    assert sizes
+    assert max(sizes.values()) <= 150_000

@@ -18,9 +18,9 @@ against :data:`ALIASES`, by :func:`exact_key`, :func:`loose_key` and :func:`bare
 from __future__ import annotations
 
 import json
-from html import escape
 import re
 from collections.abc import Iterable
+from html import escape
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -96,6 +96,9 @@ ALIASES = {
     "deep copy": "deepcopy",
 }
 """Spellings that readers write for an operation, beyond its name and code, each with the operation."""
+
+HINTS = ("x.float()", "torch.tensor(x)", "x[idx]", "deepcopy", "x.detach().clone()")
+"""The spellings that the form gives as examples."""
 
 _SPACE = re.compile(r"\s+")
 _EMPTY_CALL = re.compile(r"\((x)?\)$")
@@ -186,17 +189,21 @@ class LookupDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         words = {
-            "nojs": _("Without JavaScript, the answers are in the tables of the property matrix."),
-            "matrix": _("The property matrix"),
+            "nojs": _("Without JavaScript, the answers are in the tables of the {matrix}."),
+            "matrix": _("property matrix"),
             "form": _("Look up a copy"),
             "op": _("Operation, as you write it"),
-            "hint": _("For example x.float(), torch.tensor(x), x[idx], deepcopy or x.detach().clone()."),
+            "hint": _("For example: {examples}"),
             "x": _("Kind of x"),
             "mode": _("Grad mode"),
             "submit": _("Look up"),
         }
         words = {key: escape(text) for key, text in words.items()}
-        html = f"""<noscript><p>{words["nojs"]} <a href="{MATRIX_LINK}">{words["matrix"]}</a></p></noscript>
+        link = f'<a href="{MATRIX_LINK}">{words["matrix"]}</a>'
+        examples = " ".join(f"<code>{escape(example)}</code>" for example in HINTS)
+        words["nojs"] = words["nojs"].format(matrix=link)
+        words["hint"] = words["hint"].format(examples=examples)
+        html = f"""<noscript><p>{words["nojs"]}</p></noscript>
 <form class="tcdoc-lookup" id="tcdoc-lookup" aria-label="{words["form"]}" hidden>
 <p><label for="tcdoc-lookup-op">{words["op"]}</label>
 <input id="tcdoc-lookup-op" name="op" type="text" list="tcdoc-lookup-ops" autocomplete="off"
@@ -324,7 +331,7 @@ def lookup_data(app: Sphinx) -> dict[str, Any]:
 
 
 def _card_words() -> dict[str, str]:
-    """The card's own words, in the build's language."""
+    """Return the card's own words, in the build's language."""
     words = {
         "q_new_object": translate(tcdoc.QUESTIONS["new_object"]),
         "q_metadata": translate(tcdoc.QUESTIONS["metadata"]),
@@ -350,7 +357,7 @@ def _card_words() -> dict[str, str]:
 
 
 def _operation(app: Sphinx, env: BuildEnvironment, op: tcdoc.Operation, strings: _Strings) -> list[Any]:
-    """An operation's name, code, summary, and its links: the table row, the page and the example."""
+    """Return an operation's name, code, summary, and links: its table row, its page, its example."""
     builder = app.builder
     family = f"reference/matrix/{op.family}"
     row = f"{builder.get_relative_uri(PAGE, family)}#matrix-{op.name}" if family in env.all_docs else ""
@@ -358,13 +365,17 @@ def _operation(app: Sphinx, env: BuildEnvironment, op: tcdoc.Operation, strings:
     example = shown if shown is not None and shown.startswith("auto_examples/") else None
     explanation = f"explanation/{op.name}"
     if explanation not in env.all_docs:
-        explanation = shown if shown is not None and example is None else env.config.tcdoc_operation_default_doc
-    links = [builder.get_relative_uri(PAGE, doc) if doc in env.all_docs else "" for doc in (explanation, example)]
+        explanation = (
+            shown if shown is not None and example is None else env.config.tcdoc_operation_default_doc
+        )
+    links = [
+        builder.get_relative_uri(PAGE, doc) if doc in env.all_docs else "" for doc in (explanation, example)
+    ]
     return [op.name, op.code, strings.index(translate(op.summary)), row, *links]
 
 
 def _card(result: tcdoc.ProbeResult, changes: list[str], strings: _Strings) -> tuple[Any, ...]:
-    """One card: the four answers, the writes, the warnings, the error or why it was not run, the changes.
+    """Return one card: the four answers, the writes, the warnings, the error or why not run, the changes.
 
     Each item is an index into ``strings`` (``-1``: none); the writes, warnings and changes are
     tuples of indices.
@@ -383,14 +394,14 @@ def _card(result: tcdoc.ProbeResult, changes: list[str], strings: _Strings) -> t
         words = cell(value, is_not_applicable(field, values), translate)
         meaning = WRITE_OUTCOMES.get(value) if isinstance(value, str) else None
         if meaning is not None:
-            words = f"{translate(value)}: {translate(meaning)}"
+            words = translate(meaning)
         writes += [strings.index(LABELS[field]), strings.index(words)]
     four = tuple(strings.index(answers[key]) for key in ("new_object", "metadata", "memory", "history"))
     return (*four, tuple(writes), warnings, -1, -1, changed)
 
 
 def _changes(found: Any) -> dict[tuple[str, str, str], list[str]]:
-    """Each cell's changes between releases, in words: the releases, the field, before and after."""
+    """Return each cell's changes between releases, in words: the releases, the field, before and after."""
     from tcdoc._diff import change_group
     from tcdoc.sphinxext._grad_modes import field_label
 
@@ -413,7 +424,7 @@ def _changes(found: Any) -> dict[tuple[str, str, str], list[str]]:
 
 
 def _value(value: object) -> str:
-    """A changed value in words, as a table cell writes it; a list of messages one after another."""
+    """Return a changed value in words, as a table cell writes it; messages one after another."""
     if isinstance(value, (list, tuple)):
         return "; ".join(str(item) for item in value) or translate("none")
     return cell(value, value is None, translate)
