@@ -271,17 +271,27 @@ def write_data(app: Sphinx, exception: BaseException | None) -> None:
     """Write the card's data into the edition's ``_static`` (``build-finished``).
 
     A build that measured nothing (nothing to read again) keeps the file that an earlier build
-    wrote, so that a build with nothing to do does not import torch for it.
+    wrote, so that a build with nothing to do does not import torch for it, unless this module or
+    a catalogue of its words changed since.
     """
     if exception is not None or app.builder.format != "html" or PAGE not in app.env.all_docs:
         return
     target = Path(app.outdir) / "_static" / DATA
-    if target.is_file() and not state(app.env).matrices:
+    if target.is_file() and not state(app.env).matrices and not _newer_than(target):
         return
     data = lookup_data(app)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(f"window.TCDOC_LOOKUP={text};\n", encoding="utf-8")
+
+
+def _newer_than(target: Path) -> bool:
+    """Tell whether this module or a compiled catalogue of the card's words changed after ``target``."""
+    from tcdoc.sphinxext._i18n import LOCALE_DIR
+
+    inputs = [Path(__file__), *LOCALE_DIR.rglob("*.mo"), *(Path(__file__).parent / "locales").rglob("*.mo")]
+    written = target.stat().st_mtime
+    return any(path.stat().st_mtime > written for path in inputs)
 
 
 def lookup_data(app: Sphinx) -> dict[str, Any]:
