@@ -60,6 +60,7 @@ from tcdoc_site import (
     _gallery_guard,
     _gallery_words,
     _gpu,
+    _lookup,
     _notfound,
     _previews,
     _printed_findings,
@@ -118,4 +119,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _notfound.address_the_edition)
     app.connect("missing-reference", _type_aliases.resolve_type_alias)
     app.connect("build-finished", _notfound.wrap_page, priority=950)
+    _lookup.add_lookup(app)
     return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
