@@ -6,9 +6,9 @@ script (:mod:`tcdoc_site._copy_button`). Each of these files styles or drives on
 markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
 picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
 comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
-to. The stylesheets that the build writes with comments and indentation are written again
-without them (:func:`minify_stylesheets`), and the highlighting stylesheet without the colours of
-the kinds of token that no page of the site shows (:func:`drop_unused_token_styles`).
+to. The highlighting stylesheet is written again without the colours of the kinds of token that
+no page of the site shows, and the stylesheets that the build writes with comments and
+indentation without them (:func:`rewrite_stylesheets`).
 ``tests/browser`` measures what the pages weigh.
 """
 
@@ -28,10 +28,9 @@ __all__ = [
     "STYLESHEETS",
     "add_script",
     "drop_unused_assets",
-    "drop_unused_token_styles",
     "load_images_lazily",
     "minify_css",
-    "minify_stylesheets",
+    "rewrite_stylesheets",
     "without_unused_token_styles",
 ]
 
@@ -140,20 +139,6 @@ def minify_css(css: str) -> str:
     return _SPACE_AROUND_PUNCTUATION.sub(r"\1", css).strip()
 
 
-def minify_stylesheets(app: Sphinx, exception: BaseException | None) -> None:
-    """Write each of :data:`STYLESHEETS` in the built site again, minified (``build-finished``).
-
-    Runs after furo's own ``build-finished`` handler, which writes ``pygments.css``.
-    """
-    if exception is not None or app.builder.format != "html":
-        return
-    static = Path(app.outdir) / "_static"
-    for name in STYLESHEETS:
-        path = static / name
-        if path.is_file():
-            path.write_text(minify_css(path.read_text(encoding="utf-8")), encoding="utf-8")
-
-
 # A rule, its selectors and its declarations (inside an @media block too: the block's own braces are
 # left as they are), and the kind of token a selector of Pygments' stylesheet styles.
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
@@ -183,21 +168,27 @@ def without_unused_token_styles(css: str, used: set[str]) -> str:
     return _RULE.sub(keep, css)
 
 
-def drop_unused_token_styles(app: Sphinx, exception: BaseException | None) -> None:
-    """Write ``pygments.css`` again with the colours of only the tokens the site shows (``build-finished``).
+def rewrite_stylesheets(app: Sphinx, exception: BaseException | None) -> None:
+    """Write the built site's stylesheets again, smaller (``build-finished``).
 
-    The classes used are read from every HTML file of the built site, so a build that writes only
-    some pages keeps the rules the others need. Each build starts again from the whole stylesheet,
-    which Sphinx and then furo's ``build-finished`` handler write on every build.
+    First ``pygments.css``, with the colours of only the kinds of token that some page shows: the
+    classes used are read from every HTML file of the built site, so a build that writes only
+    some pages keeps the rules the others need. Each build starts again from the whole
+    stylesheet, which Sphinx and then furo's ``build-finished`` handler write on every build.
+    Then each of :data:`STYLESHEETS`, minified.
     """
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
-    path = outdir / "_static" / "pygments.css"
-    if not path.is_file():
-        return
-    used: set[str] = set()
-    for page in outdir.rglob("*.html"):
-        for classes in _CLASS_ATTRIBUTE.findall(page.read_text(encoding="utf-8")):
-            used.update(classes.split())
-    path.write_text(without_unused_token_styles(path.read_text(encoding="utf-8"), used), encoding="utf-8")
+    pygments = outdir / "_static" / "pygments.css"
+    if pygments.is_file():
+        used: set[str] = set()
+        for page in outdir.rglob("*.html"):
+            for classes in _CLASS_ATTRIBUTE.findall(page.read_text(encoding="utf-8")):
+                used.update(classes.split())
+        css = without_unused_token_styles(pygments.read_text(encoding="utf-8"), used)
+        pygments.write_text(css, encoding="utf-8")
+    for name in STYLESHEETS:
+        path = outdir / "_static" / name
+        if path.is_file():
+            path.write_text(minify_css(path.read_text(encoding="utf-8")), encoding="utf-8")
