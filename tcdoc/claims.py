@@ -43,6 +43,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from tcdoc._locale import english as _same
+
 if TYPE_CHECKING:
     from tcdoc._compare import Comparison
     from tcdoc._probe import Matrix
@@ -90,10 +92,6 @@ _PLACEHOLDER = re.compile(r"\{(ops|among|scenarios)\}")
 
 Translate = Callable[[str], str]
 """Gives a message of the ``tcdoc`` catalogue in the build's language."""
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def pin(words: str) -> str:
