@@ -19,7 +19,7 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - furo's "view" and "edit" buttons of a gallery page, pointed at its example script
   (``_source_links``), and a sitemap that lists every page after an incremental build too
   (``_sitemap``);
-- a copy button on each block of highlighted code (``_copy_button``, ``_static/tcdoc-copy.js``);
+- a copy button on each block of highlighted code (``_assets``, ``_static/tcdoc-copy.js``);
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (``_a11y``, ``_static/tcdoc-a11y.js``),
   pictures that load lazily, on each page only the sphinx-gallery files that the page uses, and
   stylesheets minified (``_assets``);
@@ -55,7 +55,6 @@ from tcdoc_site import (
     _assets,
     _catalog,
     _code_links,
-    _copy_button,
     _figures,
     _gallery_guard,
     _gallery_words,
@@ -110,8 +109,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Before sphinx-sitemap's build-finished handler (500), which writes sitemap.xml from the
     # links that this adds to.
     app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
-    app.connect("builder-inited", _copy_button.add_script)
-    app.connect("builder-inited", _a11y.add_script)
+    app.connect("builder-inited", _assets.add_scripts)
     app.connect("doctree-resolved", _a11y.describe_thumbnails)
     app.connect("doctree-resolved", _a11y.escape_figure_alts)
     # After furo's html-page-context handler (500), which renders the sidebar's tree that this levels.

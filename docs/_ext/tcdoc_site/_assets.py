@@ -1,9 +1,18 @@
-"""Load on each page only what the page uses, and its pictures when a reader gets near them.
+"""The site's scripts, and on each page only what the page uses, its pictures loaded as a reader nears them.
+
+:func:`add_scripts` serves this extension's two scripts (``_static``). ``tcdoc-copy.js`` puts a
+button named "Copy code" (for a screen reader too) after the ``<pre>`` of every
+``div.highlight``; a click copies the code as it is shown, without line numbers, and in a
+console or doctest block only the lines after a prompt (``>>>``, ``...``, ``$``), without it;
+the button then says "Copied", and a hidden ``role="status"`` line says so to a screen reader.
+Its words are the site catalogue's, on the script's ``data-*`` attributes, and
+``docs/_static/tcdoc.css`` places it. ``tcdoc-a11y.js`` gives each code block that scrolls a
+place in the tab order (:mod:`tcdoc_site._a11y`). ``tests/browser`` clicks and tabs.
 
 sphinx-gallery adds its stylesheets and its tag filter to every page of the site, whether or not
-the page shows a gallery, a tag or a rendered output, and this extension adds its copy buttons'
-script (:mod:`tcdoc_site._copy_button`). Each of these files styles or drives one kind of
-markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
+the page shows a gallery, a tag or a rendered output, and this extension its copy script. Each
+of these files styles or drives one kind of markup; a page without that markup does not load it
+(:func:`drop_unused_assets`). Every
 picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
 comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
 to. The highlighting stylesheet is written again without the colours of the kinds of token that
@@ -22,11 +31,13 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from tcdoc_site._catalog import translate as _
+
 __all__ = [
     "NEEDS",
     "STATIC",
     "STYLESHEETS",
-    "add_script",
+    "add_scripts",
     "drop_unused_assets",
     "load_images_lazily",
     "minify_css",
@@ -51,18 +62,16 @@ STATIC = Path(__file__).parent / "_static"
 """This extension's ``_static`` folder: the scripts it adds to the site."""
 
 
-def add_script(app: Sphinx, name: str, **attributes: str) -> None:
-    """Serve the script ``name`` from :data:`STATIC` and load it, deferred, on the pages of an HTML build.
-
-    ``attributes`` go on its ``<script>`` tag (``data-*`` words for the script, in the build's language).
-    """
+def add_scripts(app: Sphinx) -> None:
+    """Serve the scripts of :data:`STATIC`, loaded deferred on an HTML build's pages (``builder-inited``)."""
     if app.builder.format != "html":
         return
     static = app.config.html_static_path
     if str(STATIC) not in static:
         static.append(str(STATIC))
-    tag: dict[str, Any] = {"defer": "defer", **attributes}
-    app.add_js_file(name, priority=500, **tag)
+    words = {"data-label": _("Copy code"), "data-copied": _("Copied"), "data-failed": _("Copy failed")}
+    app.add_js_file("tcdoc-copy.js", priority=500, defer="defer", **words)
+    app.add_js_file("tcdoc-a11y.js", priority=500, defer="defer")
 
 
 def drop_unused_assets(
