@@ -12,9 +12,10 @@ nothing to do stays fast. The names are the same either way.
 
 from __future__ import annotations
 
-import importlib
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
+
+from tcdoc._lazy import lazy_names
 
 if TYPE_CHECKING:
     from tcdoc._compare import (
@@ -123,25 +124,5 @@ _MODULES = (
 )
 
 
-def _load() -> None:
-    """Import the public names, documented and pickled under the package's name."""
-    for module in map(importlib.import_module, _MODULES):
-        for name in __all__:
-            if name not in globals() and hasattr(module, name):
-                value = getattr(module, name)
-                if callable(value):
-                    value.__module__ = __name__
-                globals()[name] = value
-
-
 if not TYPE_CHECKING:  # type checkers read the imports above instead
-
-    def __getattr__(name: str) -> object:
-        """Load the public names the first time one of them is asked for (PEP 562)."""
-        if name not in __all__:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        _load()
-        return globals()[name]
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *__all__})
+    __getattr__, __dir__ = lazy_names(globals(), __all__, _MODULES)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tcdoc._locale import english
+
 __all__ = ["EMPTY", "NO", "NOT_APPLICABLE", "YES", "cell"]
 
 YES = "yes"
@@ -26,11 +28,7 @@ EMPTY = "\u2013"
 """A field that is ``None`` as an answer of its own (``grad_fn`` without history): an en dash."""
 
 
-def _same(text: str) -> str:
-    return text
-
-
-def cell(value: object, not_applicable: bool = False, translate: Callable[[str], str] = _same) -> str:
+def cell(value: object, not_applicable: bool = False, translate: Callable[[str], str] = english) -> str:
     """Return the words of a table cell that holds ``value``.
 
     ``not_applicable`` tells a ``None`` that means "does not apply" from a ``None`` that is the

@@ -22,6 +22,7 @@ from torch.autograd.graph import increment_version
 
 from tcdoc._compat import set_version_counters
 from tcdoc._graph import graph_nodes
+from tcdoc._locale import english
 from tcdoc._names import is_not_applicable, not_applicable
 from tcdoc._writes import Remake, measure_writes
 
@@ -667,7 +668,7 @@ def answers(report: Comparison, translate: Callable[[str], str] | None = None) -
     """
     if not isinstance(report, Comparison):
         raise TypeError(f"report must be a Comparison, got {type(report).__name__}")
-    t = _same if translate is None else translate
+    t = english if translate is None else translate
     new = t("yes") if report.new_object else t("no")
     if not report.result_is_tensor:
         kind = t("y is a {type}, not a tensor").format(type=report.result_type)
@@ -722,7 +723,3 @@ def answers(report: Comparison, translate: Callable[[str], str] | None = None) -
         "memory": memory,
         "history": history,
     }
-
-
-def _same(text: str) -> str:
-    return text

@@ -27,6 +27,7 @@ __all__ = [
     "PERIOD",
     "SEMICOLON",
     "SENTENCE_BREAK",
+    "english",
     "join_words",
     "translator",
 ]
@@ -48,6 +49,17 @@ SEMICOLON = {"en": "; ", "zh_CN": "；"}  # noqa: RUF001 - Chinese punctuation, 
 
 PERIOD = {"en": ".", "zh_CN": "。"}
 """What ends a sentence, in each language."""
+
+
+def english(text: str) -> str:
+    """Return a message as it is: in English, the language every message of the catalogue is written in.
+
+    The default of every ``translate`` argument, where no translation is asked for.
+
+    >>> english("yes")
+    'yes'
+    """
+    return text
 
 
 @functools.cache

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 import torch
 
 from tcdoc._compare import shares_memory
+from tcdoc._locale import english
 from tcdoc._names import MODULE_NOT_APPLICABLE, MODULE_SCENARIO, MODULE_SCENARIO_SUMMARY
 
 __all__ = [
@@ -390,7 +391,7 @@ def module_answers(
         raise TypeError(f"report must be a ModuleComparison, got {type(report).__name__}")
     if source not in ("model", "optimizer"):
         raise ValueError(f"source must be 'model' or 'optimizer', got {source!r}")
-    t = _same if translate is None else translate
+    t = english if translate is None else translate
     n = report.tensors
     if source == "model":
         own = _counted(t, report.same_tensors, n, t("is the model's own"), t("are the model's own"))
@@ -439,10 +440,6 @@ def module_answers(
         "grads": grads,
         "source": changed,
     }
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def _counted(t: Callable[[str], str], k: int, n: int, one: str, many: str) -> str:

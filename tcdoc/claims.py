@@ -51,6 +51,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from tcdoc._locale import english as _same
+
 if TYPE_CHECKING:
     from tcdoc._compare import Comparison
     from tcdoc._probe import Matrix
@@ -115,10 +117,6 @@ IN_WORDS = "in its words"
 """``covers=IN_WORDS``: the sentence names, in its own words, the case its check runs."""
 
 _COVERS = ("", REGISTRY, IN_WORDS)
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def same_words(old: str, new: str) -> bool:

@@ -432,7 +432,10 @@ def _print_answers(row: tcdoc.ProbeResult) -> None:
         print(f"  warns {warning}")
 
 
-INFERENCE_LIMITS = "outside inference mode, torch refuses in-place writes into an inference tensor and saving one for backward"
+INFERENCE_LIMITS = (
+    "outside inference mode, torch refuses in-place writes into an inference tensor "
+    "and saving one for backward"
+)
 """What an inference tensor cannot do; tests/test_cli.py checks both refusals on this torch."""
 
 

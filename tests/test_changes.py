@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import importlib.util
 import json
 import platform
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,21 +27,12 @@ from tcdoc import cli
 from tcdoc._diff import CHANGE_GROUPS, change_group, history, words
 from tcdoc._snapshots import LABEL_FIELDS, Snapshot, read_snapshot, read_snapshots, release, snapshot_name
 from tcdoc.sphinxext._changes import TARGET
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _tool() -> ModuleType:
-    """Import ``tools/write_snapshot.py``, a script rather than a module of the package."""
-    spec = importlib.util.spec_from_file_location("write_snapshot", ROOT / "tools" / "write_snapshot.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-write_snapshot = _tool()
+write_snapshot = load_script("tools/write_snapshot.py")
 
 OPERATIONS = ["clone", "detach", "torch_tensor", "new_tensor", "save_load", "deepcopy"]
 SCENARIOS = ["leaf_requires_grad", "non_leaf"]

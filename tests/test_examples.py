@@ -5,20 +5,14 @@ What they print, against what their pages show, is the downloads run's (tests/do
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("example_words", ROOT / "tools" / "example_words.py")
-assert _spec is not None
-assert _spec.loader is not None
-example_words = importlib.util.module_from_spec(_spec)
-sys.modules["example_words"] = example_words
-_spec.loader.exec_module(example_words)
+from tests.conftest import load_script
 
+ROOT = Path(__file__).resolve().parents[1]
+example_words = load_script("tools/example_words.py")
 EXAMPLES = example_words.examples()
 
 

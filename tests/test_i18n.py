@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 from pathlib import Path
 from types import ModuleType
@@ -16,23 +15,14 @@ from sphinx.testing.util import SphinxTestApp
 import tcdoc
 from tcdoc._names import LABELS
 from tcdoc.sphinxext._i18n import LOCALE_DIR, generated
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_tool() -> ModuleType:
-    """tools/i18n.py, imported as a module (it is a script, not part of the package)."""
-    spec = importlib.util.spec_from_file_location("tcdoc_i18n_tool", ROOT / "tools" / "i18n.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def tool() -> ModuleType:
-    return load_tool()
+    return load_script("tools/i18n.py")
 
 
 def test_the_extension_catalogue_lists_every_word_the_extension_writes(tool: ModuleType) -> None:

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import sphobjinv
 
+from tests.conftest import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_inventories", ROOT / "tools" / "make_inventories.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_inventories"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _load_tool()
+tool = load_script("tools/make_inventories.py")
 TORCH_DOCS, PYTHON_DOCS = tool.TORCH_DOCS, tool.PYTHON_DOCS
 official_url = tool.official_url
 

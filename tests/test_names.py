@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 import tcdoc
 from tcdoc import _names
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def write_names() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("write_names", ROOT / "tools" / "write_names.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_names_file_is_up_to_date() -> None:
-    tool = write_names()
+    tool = load_script("tools/write_names.py")
     assert tool.PATH.read_text(encoding="utf-8") == tool.text(), "run python tools/write_names.py"
 
 
@@ -38,7 +28,7 @@ def test_the_names_are_the_registry_s() -> None:
 
 
 def test_check_fails_on_a_stale_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    tool = write_names()
+    tool = load_script("tools/write_names.py")
     stale = tmp_path / "_names.json"
     stale.write_text('{"operations": [], "scenarios": [], "module_operations": []}\n', encoding="utf-8")
     monkeypatch.setattr(tool, "PATH", stale)

@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+from tests.conftest import load_script
+
 COST_PAGE = Path("auto_examples/plot_19_cost.html")
 OTHER_PAGE = Path("auto_examples/plot_01_clone.html")
 
 
 @pytest.fixture
-def reproducible(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    """Import ``benchmarks/reproducible.py``, a script beside its helper ``_site.py``."""
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("reproducible", BENCHMARKS / "reproducible.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def reproducible() -> ModuleType:
+    """``benchmarks/reproducible.py``, a script beside its helper ``_site.py``."""
+    return load_script("benchmarks/reproducible.py")
 
 
 def page(html: Path, name: Path, printed: str, prose: str = "<p>The sweep</p>") -> None:

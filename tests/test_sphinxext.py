@@ -388,6 +388,14 @@ BAD_SETTINGS = [
     ({"tcdoc_operation_docs": {"copy": "look-alikes.html"}}, r"\['copy'\] .*; got 'look-alikes.html'"),
     ({"tcdoc_operation_docs": {"copy": ""}}, r"\['copy'\] must be a docname .*; got ''"),
     ({"tcdoc_operation_docs": {"copy": 3}}, r"\['copy'\] must be a docname .*; got 3"),
+    (
+        {"tcdoc_operation_default_doc": "index.md"},
+        "tcdoc_operation_default_doc must be a docname .*'index.md'",
+    ),
+    ({"tcdoc_snapshots": ""}, "tcdoc_snapshots must be a folder such as '_snapshots', or None; got ''"),
+    ({"tcdoc_release_notes": "https://example.org/"}, "tcdoc_release_notes must hold {version}"),
+    ({"tcdoc_checks": "docs/_checks"}, "tcdoc_checks must be a package's name .*; got 'docs/_checks'"),
+    ({"tcdoc_checks": None}, "tcdoc_checks must be a package's name .*; got None"),
 ]
 
 
@@ -402,6 +410,17 @@ def test_a_bad_setting_is_a_configuration_error(
 ) -> None:
     with pytest.raises(ConfigError, match=message):
         configured(make_app, app_params, **settings)
+
+
+@pytest.mark.sphinx("html", testroot="config")
+def test_every_bad_setting_is_named_in_one_error(
+    no_cuda: None, make_app: Callable[..., SphinxTestApp], app_params: _app_params
+) -> None:
+    settings = {"tcdoc_device": "gpu", "tcdoc_operation_docs": {"clonee": "a"}, "tcdoc_checks": "a b"}
+    with pytest.raises(ConfigError) as raised:
+        configured(make_app, app_params, **settings)
+    named = [setting for setting in settings if setting in str(raised.value)]
+    assert named == list(settings), str(raised.value)
 
 
 @pytest.mark.sphinx("html", testroot="config")

@@ -7,13 +7,14 @@ thumbnails are checked in tests/site.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
 
 import matplotlib
 import pytest
+
+from tests.conftest import load_script
 
 matplotlib.use("Agg")
 
@@ -25,13 +26,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def script() -> ModuleType:
-    path = DOCS / "_thumbnails" / "draw_gpu_thumbnails.py"
-    spec = importlib.util.spec_from_file_location("draw_gpu_thumbnails", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("docs/_thumbnails/draw_gpu_thumbnails.py")
 
 
 def test_the_script_draws_one_thumbnail_per_gpu_example() -> None:

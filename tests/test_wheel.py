@@ -7,28 +7,20 @@ directives and roles, and the claim machinery only.
 
 from __future__ import annotations
 
-import importlib.util
+import io
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from babel.messages.mofile import read_mo
 
 from tcdoc.claims import plain
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"tcdoc_{name}_tool_wheel", ROOT / "tools" / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+CATALOGUE = "tcdoc/sphinxext/locales/zh_CN/LC_MESSAGES/tcdoc"
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +49,21 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
 def test_the_wheel_holds_no_module_of_the_site(wheel: zipfile.ZipFile) -> None:
     names = wheel.namelist()
     assert "tcdoc/claims.py" in names  # the machinery ships
-    site = [
-        name for name in names if "_checks" in name or "_site_claims" in name or "_reference_claims" in name
-    ]
-    assert not site
+    assert {name.split("/")[0] for name in names if ".dist-info/" not in name} == {"tcdoc"}
+    site = {
+        path.read_bytes()
+        for folder in ("_checks", "_ext")
+        for path in (ROOT / "docs" / folder).rglob("*.py")
+        if path.stat().st_size
+    }
+    assert len(site) > 30  # the checks of the pages and the examples, and the site's extension
+    assert not [name for name in names if name.endswith(".py") and wheel.read(name) in site]
+
+
+def test_the_wheel_ships_the_compiled_catalogue_only(wheel: zipfile.ZipFile) -> None:
+    names = wheel.namelist()
+    assert f"{CATALOGUE}.mo" in names
+    assert not [name for name in names if name.endswith(".po")]
 
 
 def test_the_wheel_holds_no_sentence_of_the_site(wheel: zipfile.ZipFile) -> None:
@@ -70,14 +73,15 @@ def test_the_wheel_holds_no_sentence_of_the_site(wheel: zipfile.ZipFile) -> None
         if name.endswith((".py", ".po", ".js", ".css", ".json", ".txt"))
     }
     shipped = plain(" ".join(" ".join(text.split()) for text in texts.values()))
-    claims = list(_tool("claims").page_claims())
+    claims = list(load_script("tools/claims.py").page_claims())
     assert len(claims) > 100
     found = [claim.id for claim in claims if len(plain(claim.words)) > 40 and plain(claim.words) in shipped]
     assert not found, f"sentences of the site shipped in the wheel: {found}"
 
 
 def test_the_wheel_holds_none_of_the_site_extensions_words(wheel: zipfile.ZipFile) -> None:
-    catalogue = wheel.read("tcdoc/sphinxext/locales/zh_CN/LC_MESSAGES/tcdoc.po").decode("utf-8")
-    words = _tool("i18n").site_messages()
+    shipped = {message.id for message in read_mo(io.BytesIO(wheel.read(f"{CATALOGUE}.mo")))}
+    assert len(shipped) > 100  # the package's own words
+    words = load_script("tools/i18n.py").site_messages()
     assert words  # the GPU notes
-    assert not [message for message in words if message in catalogue]
+    assert not [message for message in words if message in shipped]

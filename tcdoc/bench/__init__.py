@@ -24,9 +24,9 @@ Run the fuller sweep from a shell, writing JSON::
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from tcdoc._lazy import lazy_names
 from tcdoc.bench._findings import TOPICS, Findings, findings
 from tcdoc.bench._format import Table, format_duration, format_size
 from tcdoc.bench._measure import MIN_BLOCKS, machine, run
@@ -79,15 +79,4 @@ for _value in (*_PUBLIC, format_size, machine, overlap, run):
     _value.__module__ = __name__  # documented and pickled as tcdoc.bench.NAME
 
 if not TYPE_CHECKING:  # type checkers read the import above instead
-
-    def __getattr__(name: str) -> object:
-        """Import matplotlib, and the plotting functions, the first time one is asked for (PEP 562)."""
-        if name not in _PLOTTING:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module("tcdoc.bench._plot"), name)
-        value.__module__ = __name__
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *__all__})
+    __getattr__, __dir__ = lazy_names(globals(), _PLOTTING, ["tcdoc.bench._plot"])

@@ -19,9 +19,9 @@ which is imported when one of them is first asked for. Each takes a ``language``
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from tcdoc._lazy import lazy_names
 from tcdoc.draw._model import (
     MAX_CELLS,
     Diagram,
@@ -63,16 +63,4 @@ for _value in (Diagram, Failure, Span, StorageBar, TensorBox, alt_text, diagram,
     _value.__module__ = __name__  # documented and pickled as tcdoc.draw.NAME
 
 if not TYPE_CHECKING:  # type checkers read the import above instead
-
-    def __getattr__(name: str) -> object:
-        """Import matplotlib, and the rendering functions, the first time one is asked for (PEP 562)."""
-        if name not in _RENDERING:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module("tcdoc.draw._render"), name)
-        if callable(value):
-            value.__module__ = __name__
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *__all__})
+    __getattr__, __dir__ = lazy_names(globals(), _RENDERING, ["tcdoc.draw._render"])

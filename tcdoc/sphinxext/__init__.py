@@ -38,7 +38,7 @@ pages (copy buttons, accessibility fixes, minified stylesheets, the GPU examples
 gallery's guards) lives with that site, in ``docs/_ext``, and is not part of this package.
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
-private module per job: ``_config`` (the settings, checked when the configuration is read),
+private module per job: ``_config`` (every setting, registered and checked when the configuration is read),
 ``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_changes`` (the
 history of releases), ``_roles`` (the
 fact roles), ``_table_nodes`` (their cells and tables), ``_links`` (links from an operation's
@@ -64,7 +64,11 @@ from tcdoc.sphinxext._links import resolve_operation_link
 from tcdoc.sphinxext._scope import ScopeDirective, write_scopes
 from tcdoc.sphinxext._snippets import RunDirective
 
-__all__ = ["run_command", "setup"]
+__all__ = ["ENV_VERSION", "run_command", "setup"]
+
+ENV_VERSION = 1
+"""The version of what the extension keeps on ``env`` (``_state``, ``_claims``): raise it when that
+changes, and Sphinx reads every page again instead of loading an environment an older one left."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -91,4 +95,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _state.reset)
     app.connect("env-purge-doc", _state.purge_doc)
     _table_nodes.add_nodes(app)
-    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": tcdoc.__version__,
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -57,7 +57,6 @@ CLAIM_CLASS = "claim"
 
 def setup_claims(app: Sphinx) -> None:
     """Register the settings and the event handlers of claims (called from ``setup()``)."""
-    app.add_config_value("tcdoc_checks", "", "env", types=frozenset({str}))
     app.connect("builder-inited", _start_build)
     app.connect("source-read", check_words)
     app.connect("doctree-read", check_claims)

@@ -1,13 +1,14 @@
-"""The extension's settings in ``conf.py``, checked when the configuration is read.
+"""The extension's settings in ``conf.py``, all registered here and checked when the configuration is read.
 
-A wrong value stops the build at once with Sphinx's "Configuration error", naming the setting,
-what it was given and what it accepts, instead of a traceback from the first directive that
-reads it. The check imports no torch unless a setting needs CUDA, so a build with nothing to
-do stays quick.
+Every wrong setting stops the build at once with Sphinx's "Configuration error", in one message
+that names each of them, what it was given and what it accepts, instead of a traceback from the
+first directive that reads one. The check imports no torch unless a setting needs CUDA, so a
+build with nothing to do stays quick.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from sphinx.application import Sphinx
@@ -21,9 +22,12 @@ __all__ = ["DEVICES", "add_config_values", "check_config", "operation_doc"]
 DEVICES = ("cpu", "cuda")
 """The values ``tcdoc_device`` accepts."""
 
+# A module's dotted name, as tcdoc_checks gives the package of a site's checks.
+_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
 
 def add_config_values(app: Sphinx) -> None:
-    """Register the settings, and their check at ``config-inited``."""
+    """Register every setting, and their check at ``config-inited``."""
     # Where every fact is measured.
     app.add_config_value("tcdoc_device", "cpu", "env", types=[str])
     # Operation name -> the docname of the page that shows it; tables link the operation's code there.
@@ -40,55 +44,78 @@ def add_config_values(app: Sphinx) -> None:
         "env",
         types=[str, type(None)],
     )
+    # The package of the site's claim checks, one module per page (importable from the
+    # configuration's folder); "": the pages' claims are not checked.
+    app.add_config_value("tcdoc_checks", "", "env", types=[str])
     app.connect("config-inited", check_config)
 
 
 def check_config(app: Sphinx, config: Config) -> None:
-    """Check every tcdoc setting (``config-inited``).
+    """Check every tcdoc setting (``config-inited``), and report every wrong one in one error.
 
     Raises
     ------
     sphinx.errors.ConfigError
-        For a setting of the wrong type or value, or a CUDA device asked for and absent.
+        For settings of the wrong type or value, or a CUDA device asked for and absent.
 
     """
-    _check_device(config.tcdoc_device)
-    _check_operation_docs(config.tcdoc_operation_docs)
-    if config.tcdoc_operation_default_doc is not None:
-        _check_docname("tcdoc_operation_default_doc", config.tcdoc_operation_default_doc)
+    problems = [
+        *_device_problems(config.tcdoc_device),
+        *_operation_docs_problems(config.tcdoc_operation_docs),
+        *_docname_problems("tcdoc_operation_default_doc", config.tcdoc_operation_default_doc, optional=True),
+        *_text_problems("tcdoc_snapshots", config.tcdoc_snapshots, "a folder such as '_snapshots'"),
+        *_text_problems("tcdoc_release_notes", config.tcdoc_release_notes, "an address with {version}"),
+    ]
+    if isinstance(config.tcdoc_release_notes, str) and "{version}" not in config.tcdoc_release_notes:
+        problems.append(f"tcdoc_release_notes must hold {{version}}; got {config.tcdoc_release_notes!r}")
+    checks = config.tcdoc_checks
+    if not isinstance(checks, str) or (checks and not _MODULE.fullmatch(checks)):
+        problems.append(f"tcdoc_checks must be a package's name such as '_checks', or ''; got {checks!r}")
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
-def _check_device(device: object) -> None:
+def _device_problems(device: object) -> list[str]:
     if device not in DEVICES:
-        raise ConfigError(f"tcdoc_device must be one of {', '.join(map(repr, DEVICES))}; got {device!r}")
+        return [f"tcdoc_device must be one of {', '.join(map(repr, DEVICES))}; got {device!r}"]
     if device == "cuda" and not _cuda_present():
-        raise ConfigError(
+        return [
             "tcdoc_device is 'cuda', but this torch has no CUDA device. "
             "Build on a machine with CUDA and a CUDA build of torch, or set tcdoc_device = 'cpu'."
-        )
+        ]
+    return []
 
 
-def _check_operation_docs(docs: object) -> None:
+def _operation_docs_problems(docs: object) -> list[str]:
     if not isinstance(docs, Mapping):
-        raise ConfigError(
+        return [
             f"tcdoc_operation_docs must be a dict of operation name to docname; got {type(docs).__name__}"
-        )
+        ]
     known = (*OPERATION_NAMES, *MODULE_OPERATION_NAMES)
     unknown = sorted(str(name) for name in docs if name not in known)
+    problems = []
     if unknown:
-        raise ConfigError(
+        problems.append(
             f"tcdoc_operation_docs names unknown operations: {', '.join(map(repr, unknown))}. "
             f"Known operations: {', '.join(known)}"
         )
     for name, docname in docs.items():
-        _check_docname(f"tcdoc_operation_docs[{name!r}]", docname)
+        problems += _docname_problems(f"tcdoc_operation_docs[{name!r}]", docname)
+    return problems
 
 
-def _check_docname(setting: str, docname: object) -> None:
+def _docname_problems(setting: str, docname: object, optional: bool = False) -> list[str]:
+    if optional and docname is None:
+        return []
     if not isinstance(docname, str) or not docname or docname.endswith((".html", ".md", ".rst", ".py")):
-        raise ConfigError(
-            f"{setting} must be a docname such as 'explanation/look-alikes' (no suffix); got {docname!r}"
-        )
+        return [f"{setting} must be a docname such as 'explanation/look-alikes' (no suffix); got {docname!r}"]
+    return []
+
+
+def _text_problems(setting: str, value: object, what: str) -> list[str]:
+    if value is None or (isinstance(value, str) and value):
+        return []
+    return [f"{setting} must be {what}, or None; got {value!r}"]
 
 
 def operation_doc(config: Config, name: str) -> str | None:

@@ -19,7 +19,7 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - furo's "view" and "edit" buttons of a gallery page, pointed at its example script
   (``_source_links``), and a sitemap that lists every page after an incremental build too
   (``_sitemap``);
-- a copy button on each block of highlighted code (``_copy_button``, ``_static/tcdoc-copy.js``);
+- a copy button on each block of highlighted code (``_assets``, ``_static/tcdoc-copy.js``);
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (``_a11y``, ``_static/tcdoc-a11y.js``),
   pictures that load lazily, on each page only the sphinx-gallery files that the page uses, and
   stylesheets minified (``_assets``);
@@ -55,7 +55,6 @@ from tcdoc_site import (
     _assets,
     _catalog,
     _code_links,
-    _copy_button,
     _figures,
     _gallery_guard,
     _gallery_words,
@@ -71,14 +70,28 @@ from tcdoc_site import (
     _type_aliases,
 )
 
-__all__ = ["setup"]
+__all__ = ["ENV_VERSION", "setup"]
+
+ENV_VERSION = 1
+"""The version of what this extension keeps on ``env`` (``tcdoc_gpu_docs``, ``tcdoc_gallery_stamp``):
+raise it when that changes, and Sphinx reads every page again instead of loading an older environment."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the site's chores and their catalogue, after loading ``tcdoc.sphinxext``."""
+    """Register the site's settings, its chores and their catalogue, after loading ``tcdoc.sphinxext``.
+
+    Where a handler must run before or after another extension's handler of the same event, its
+    priority says so (Sphinx runs lower first; 500 is the default, and at equal priorities, the
+    order of registration). ``tests/test_site_events.py`` checks each such order.
+    """
     app.setup_extension("tcdoc.sphinxext")
     _catalog.add_catalog(app)
-    _gpu.add_config_values(app)
+    # Whether this build runs the GPU examples; None: decided once by gating, at config-inited.
+    app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
+    # The path the site is published under: where the 404 page looks for its edition's root first.
+    app.add_config_value("tcdoc_url_prefix", "/", "html", types=[str])
+    app.connect("config-inited", _gpu.check_config)
+    app.connect("config-inited", _notfound.address_the_edition)
     app.add_directive("tcdoc-gpu-status", _gpu.GpuStatusDirective)
     app.connect("builder-inited", _gpu.find_gpu_pages)
     app.connect("doctree-read", _gpu.mark_gpu_pages)
@@ -88,36 +101,44 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", _gallery_guard.drop_remote_scripts)
     app.connect("build-finished", _gallery_guard.check_examples_ran)
     app.connect("build-finished", _gallery_guard.record_build, priority=900)
-    # After sphinx-gallery (priority 500) has written each example's candidates for its names.
+    # After sphinx-gallery's builder-inited handler (500), which writes the codeobj.json files it rewrites.
     app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)
     app.connect("html-page-context", _source_links.point_at_example_sources)
-    # Before sphinxext-opengraph (priority 500) writes the link previews' tags.
+    # Before sphinxext-opengraph's html-page-context handler (500), which writes og:description
+    # from the page's meta, where this puts the page's first paragraph.
     app.connect("html-page-context", _previews.describe_page, priority=400)
-    # Before sphinx-sitemap (priority 500) writes sitemap.xml.
+    # Before sphinx-sitemap's build-finished handler (500), which writes sitemap.xml from the
+    # links that this adds to.
     app.connect("build-finished", _sitemap.complete_sitemap, priority=400)
-    app.connect("builder-inited", _copy_button.add_script)
-    app.connect("builder-inited", _a11y.add_script)
+    app.connect("builder-inited", _assets.add_scripts)
     app.connect("doctree-resolved", _a11y.describe_thumbnails)
     app.connect("doctree-resolved", _a11y.escape_figure_alts)
-    # After furo's handler (priority 500), which renders the sidebar's tree into the context.
+    # After furo's html-page-context handler (500), which renders the sidebar's tree that this levels.
     app.connect("html-page-context", _a11y.level_captions, priority=900)
-    app.connect("html-page-context", _assets.drop_unused_assets, priority=900)
-    app.connect("html-page-context", _assets.load_images_lazily, priority=900)
-    app.connect("build-finished", _assets.drop_unused_token_styles, priority=900)
-    app.connect("build-finished", _assets.minify_stylesheets, priority=900)
+    app.connect("html-page-context", _assets.drop_unused_assets)
+    app.connect("html-page-context", _assets.load_images_lazily)
+    # After furo's build-finished handler (500), which writes pygments.css again on every build.
+    app.connect("build-finished", _assets.rewrite_stylesheets, priority=900)
     app.add_search_language(_search.SearchChineseTerms)
     app.add_directive("tcdoc-terms", _search_terms.TermsDirective)
     app.connect("build-finished", _search.repair_chinese_search)
-    # After sphinx-gallery (priority 500) has scaled the drawn thumbnails into the gallery.
+    # After sphinx-gallery's builder-inited handler (500), which scales the thumbnails that this
+    # scales the translated variants of beside.
     app.connect("builder-inited", _figures.scale_drawn_thumbnails, priority=600)
-    # Before Sphinx's image collector (priority 500) notes the pictures to copy.
+    # Before Sphinx's own doctree-read handlers (500): its image collector notes the pictures to
+    # copy, and its title collector the page's title, for links and the table of contents.
     app.connect("doctree-read", _figures.use_translated_figures, priority=400)
     app.connect("doctree-read", _gallery_words.translate_gallery_words, priority=400)
     app.connect("doctree-read", _printed_findings.translate_printed_findings)
     app.connect("build-finished", _gallery_words.translate_theme_labels)
-    app.add_config_value("tcdoc_url_prefix", "/", "html", types=[str])
-    app.connect("config-inited", _notfound.address_the_edition)
     app.connect("missing-reference", _type_aliases.resolve_type_alias)
+    # Last, after every handler that reads or rewrites the built pages: translate_theme_labels
+    # (500) and rewrite_stylesheets (900) could no longer read the 404 page inside its shell.
     app.connect("build-finished", _notfound.wrap_page, priority=950)
-    _lookup.add_lookup(app)
-    return {"version": tcdoc.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    _lookup.add_lookup(app)  # the lookup page's data, written after the build (its own events)
+    return {
+        "version": tcdoc.__version__,
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -12,7 +12,7 @@ axe-core checks (``tests/browser``), and are mended here rather than by switchin
   breaks the attribute where the text holds a quote, as a diagram of ``loaded["signal"]`` does
   (:func:`escape_figure_alts` escapes it first);
 - a code block that scrolls cannot be reached by keyboard (``_static/tcdoc-a11y.js`` gives each
-  such block a place in the tab order).
+  such block a place in the tab order, :func:`tcdoc_site._assets.add_scripts`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from tcdoc_site import _assets
-
-__all__ = ["SCRIPT", "add_script", "describe_thumbnails", "escape_figure_alts", "level_captions"]
-
-SCRIPT = "tcdoc-a11y.js"
-"""The script, kept in this extension's ``_static`` folder, that puts scrolling code in the tab order."""
+__all__ = ["describe_thumbnails", "escape_figure_alts", "level_captions"]
 
 # What Sphinx's HTML writer emits for a toctree's caption (HTML5Translator.visit_title).
 _CAPTION = re.compile(r'<p class="caption" role="heading"(?![^>]*aria-level)')
@@ -37,11 +32,6 @@ _CAPTION = re.compile(r'<p class="caption" role="heading"(?![^>]*aria-level)')
 _CAPTION_LEVEL = 2
 # The HTML of a page that furo's templates insert: the page itself and the sidebar's tree.
 _PAGE_PARTS = ("body", "furo_navigation_tree")
-
-
-def add_script(app: Sphinx) -> None:
-    """Serve and load ``tcdoc-a11y.js`` on every page (``builder-inited``)."""
-    _assets.add_script(app, SCRIPT)
 
 
 def level_captions(

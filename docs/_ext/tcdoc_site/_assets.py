@@ -1,14 +1,23 @@
-"""Load on each page only what the page uses, and its pictures when a reader gets near them.
+"""The site's scripts, and on each page only what the page uses, its pictures loaded as a reader nears them.
+
+:func:`add_scripts` serves this extension's two scripts (``_static``). ``tcdoc-copy.js`` puts a
+button named "Copy code" (for a screen reader too) after the ``<pre>`` of every
+``div.highlight``; a click copies the code as it is shown, without line numbers, and in a
+console or doctest block only the lines after a prompt (``>>>``, ``...``, ``$``), without it;
+the button then says "Copied", and a hidden ``role="status"`` line says so to a screen reader.
+Its words are the site catalogue's, on the script's ``data-*`` attributes, and
+``docs/_static/tcdoc.css`` places it. ``tcdoc-a11y.js`` gives each code block that scrolls a
+place in the tab order (:mod:`tcdoc_site._a11y`). ``tests/browser`` clicks and tabs.
 
 sphinx-gallery adds its stylesheets and its tag filter to every page of the site, whether or not
-the page shows a gallery, a tag or a rendered output, and this extension adds its copy buttons'
-script (:mod:`tcdoc_site._copy_button`). Each of these files styles or drives one kind of
-markup; a page without that markup does not load it (:func:`drop_unused_assets`). Every
+the page shows a gallery, a tag or a rendered output, and this extension its copy script. Each
+of these files styles or drives one kind of markup; a page without that markup does not load it
+(:func:`drop_unused_assets`). Every
 picture in a page's body loads lazily (:func:`load_images_lazily`): the browser fetches it as it
 comes near the screen, so a page of many thumbnails or figures costs only those a reader scrolls
-to. The stylesheets that the build writes with comments and indentation are written again
-without them (:func:`minify_stylesheets`), and the highlighting stylesheet without the colours of
-the kinds of token that no page of the site shows (:func:`drop_unused_token_styles`).
+to. The highlighting stylesheet is written again without the colours of the kinds of token that
+no page of the site shows, and the stylesheets that the build writes with comments and
+indentation without them (:func:`rewrite_stylesheets`).
 ``tests/browser`` measures what the pages weigh.
 """
 
@@ -22,16 +31,17 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from tcdoc_site._catalog import translate as _
+
 __all__ = [
     "NEEDS",
     "STATIC",
     "STYLESHEETS",
-    "add_script",
+    "add_scripts",
     "drop_unused_assets",
-    "drop_unused_token_styles",
     "load_images_lazily",
     "minify_css",
-    "minify_stylesheets",
+    "rewrite_stylesheets",
     "without_unused_token_styles",
 ]
 
@@ -52,18 +62,16 @@ STATIC = Path(__file__).parent / "_static"
 """This extension's ``_static`` folder: the scripts it adds to the site."""
 
 
-def add_script(app: Sphinx, name: str, **attributes: str) -> None:
-    """Serve the script ``name`` from :data:`STATIC` and load it, deferred, on the pages of an HTML build.
-
-    ``attributes`` go on its ``<script>`` tag (``data-*`` words for the script, in the build's language).
-    """
+def add_scripts(app: Sphinx) -> None:
+    """Serve the scripts of :data:`STATIC`, loaded deferred on an HTML build's pages (``builder-inited``)."""
     if app.builder.format != "html":
         return
     static = app.config.html_static_path
     if str(STATIC) not in static:
         static.append(str(STATIC))
-    tag: dict[str, Any] = {"defer": "defer", **attributes}
-    app.add_js_file(name, priority=500, **tag)
+    words = {"data-label": _("Copy code"), "data-copied": _("Copied"), "data-failed": _("Copy failed")}
+    app.add_js_file("tcdoc-copy.js", priority=500, defer="defer", **words)
+    app.add_js_file("tcdoc-a11y.js", priority=500, defer="defer")
 
 
 def drop_unused_assets(
@@ -140,20 +148,6 @@ def minify_css(css: str) -> str:
     return _SPACE_AROUND_PUNCTUATION.sub(r"\1", css).strip()
 
 
-def minify_stylesheets(app: Sphinx, exception: BaseException | None) -> None:
-    """Write each of :data:`STYLESHEETS` in the built site again, minified (``build-finished``).
-
-    Runs after furo's own ``build-finished`` handler, which writes ``pygments.css``.
-    """
-    if exception is not None or app.builder.format != "html":
-        return
-    static = Path(app.outdir) / "_static"
-    for name in STYLESHEETS:
-        path = static / name
-        if path.is_file():
-            path.write_text(minify_css(path.read_text(encoding="utf-8")), encoding="utf-8")
-
-
 # A rule, its selectors and its declarations (inside an @media block too: the block's own braces are
 # left as they are), and the kind of token a selector of Pygments' stylesheet styles.
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
@@ -183,21 +177,27 @@ def without_unused_token_styles(css: str, used: set[str]) -> str:
     return _RULE.sub(keep, css)
 
 
-def drop_unused_token_styles(app: Sphinx, exception: BaseException | None) -> None:
-    """Write ``pygments.css`` again with the colours of only the tokens the site shows (``build-finished``).
+def rewrite_stylesheets(app: Sphinx, exception: BaseException | None) -> None:
+    """Write the built site's stylesheets again, smaller (``build-finished``).
 
-    The classes used are read from every HTML file of the built site, so a build that writes only
-    some pages keeps the rules the others need. Each build starts again from the whole stylesheet,
-    which Sphinx and then furo's ``build-finished`` handler write on every build.
+    First ``pygments.css``, with the colours of only the kinds of token that some page shows: the
+    classes used are read from every HTML file of the built site, so a build that writes only
+    some pages keeps the rules the others need. Each build starts again from the whole
+    stylesheet, which Sphinx and then furo's ``build-finished`` handler write on every build.
+    Then each of :data:`STYLESHEETS`, minified.
     """
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
-    path = outdir / "_static" / "pygments.css"
-    if not path.is_file():
-        return
-    used: set[str] = set()
-    for page in outdir.rglob("*.html"):
-        for classes in _CLASS_ATTRIBUTE.findall(page.read_text(encoding="utf-8")):
-            used.update(classes.split())
-    path.write_text(without_unused_token_styles(path.read_text(encoding="utf-8"), used), encoding="utf-8")
+    pygments = outdir / "_static" / "pygments.css"
+    if pygments.is_file():
+        used: set[str] = set()
+        for page in outdir.rglob("*.html"):
+            for classes in _CLASS_ATTRIBUTE.findall(page.read_text(encoding="utf-8")):
+                used.update(classes.split())
+        css = without_unused_token_styles(pygments.read_text(encoding="utf-8"), used)
+        pygments.write_text(css, encoding="utf-8")
+    for name in STYLESHEETS:
+        path = outdir / "_static" / name
+        if path.is_file():
+            path.write_text(minify_css(path.read_text(encoding="utf-8")), encoding="utf-8")

@@ -14,6 +14,10 @@ ones (``y.grad_fn``). sphinx-gallery then resolves them as it resolves its own, 
 site's pages and intersphinx (``docs/_inventories``): a candidate that no inventory lists links
 nowhere. It reads no example and imports nothing, so a build with nothing to do stays quick.
 Registered by :mod:`tcdoc_site`.
+
+sphinx-gallery offers no public way to add candidates: no setting of ``sphinx_gallery_conf``
+names the class of a variable's attribute, and it emits no event between writing a
+``codeobj.json`` and reading it back, so the files are rewritten here, in its own format.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
+
+from tcdoc_site._source_links import gallery_folders
 
 __all__ = ["add_attribute_candidates", "with_attribute_candidates"]
 
@@ -73,8 +79,7 @@ def add_attribute_candidates(app: Sphinx) -> None:
     """
     if "sphinx_gallery_conf" not in app.config:
         return
-    gallery_dirs = app.config.sphinx_gallery_conf.get("gallery_dirs", [])
-    for folder in [gallery_dirs] if isinstance(gallery_dirs, str) else gallery_dirs:
+    for _examples, folder in gallery_folders(app.config.sphinx_gallery_conf):
         for path in sorted((Path(app.srcdir) / folder).rglob("*.codeobj.json")):
             names = json.loads(path.read_text(encoding="utf-8"))
             added = with_attribute_candidates(names)

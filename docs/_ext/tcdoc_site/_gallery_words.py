@@ -161,23 +161,37 @@ def _card(cards: dict[str, str], escaped: str) -> str:
 @functools.cache
 def _card_words(locales: str, language: str) -> dict[str, str]:
     """Map each example message, as a card shows it, to its translation, as a card would show that."""
-    from sphinx_gallery.gen_rst import _sanitize_rst
-
     found: dict[str, str] = {}
     folder = Path(locales) / language / "LC_MESSAGES" / "auto_examples"
     for po in sorted(folder.rglob("*.po")):
         with po.open("rb") as stream:
             catalog = read_po(stream)
         for message in catalog:
-            if (
-                isinstance(message.id, str)
-                and message.id
-                and isinstance(message.string, str)
-                and message.string
-            ):
-                english = _sanitize_rst(message.id.replace("\n", " "))
-                found[english] = _plain(_sanitize_rst(message.string.replace("\n", " ")))
+            if isinstance(message.id, str) and isinstance(message.string, str) and message.string:
+                english = _as_card(message.id)
+                if english:
+                    found[english] = _plain(_as_card(message.string))
     return found
+
+
+def _as_card(text: str) -> str:
+    r"""Return a paragraph's reST as a card shows it: on one line, its inline markup dropped.
+
+    sphinx-gallery's public ``extract_intro_and_title`` cleans an example's first paragraph
+    into its card's words; given one paragraph, it returns that paragraph cleaned as both.
+    ``""`` for a text it finds no words in.
+
+    >>> _as_card("What :func:`copy.deepcopy`\nand ``clone()`` do")
+    'What copy.deepcopy and clone() do'
+    """
+    from sphinx.errors import ExtensionError
+    from sphinx_gallery.gen_rst import extract_intro_and_title
+
+    try:
+        intro, _title = extract_intro_and_title("", text.replace("\n", " "))
+    except ExtensionError:  # no paragraph, or no line that a title could be
+        return ""
+    return str(intro)
 
 
 def _plain(text: str) -> str:

@@ -12,7 +12,6 @@ either case what this build did. The notes are translated through the site's own
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -26,10 +25,10 @@ from tcdoc.sphinxext._i18n import environment_words, generated
 from tcdoc_site import gating
 from tcdoc_site._catalog import translate as _
 from tcdoc_site._gallery_guard import OUTPUT_MARKERS
+from tcdoc_site._source_links import gallery_folders
 
 __all__ = [
     "GpuStatusDirective",
-    "add_config_values",
     "check_config",
     "find_gpu_pages",
     "gpu_example_docs",
@@ -40,15 +39,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-def add_config_values(app: Sphinx) -> None:
-    """Register ``tcdoc_gpu_execute``, and its check at ``config-inited``."""
-    # Whether this build runs the GPU examples; None: decided once by gating, in check_config.
-    app.add_config_value("tcdoc_gpu_execute", None, "env", types=[bool, type(None)])
-    app.connect("config-inited", check_config)
-
-
 def check_config(app: Sphinx, config: Config) -> None:
-    """Decide ``tcdoc_gpu_execute`` for the whole build, and check it against the requirement.
+    """Decide ``tcdoc_gpu_execute`` for the build, and check it against the requirement (``config-inited``).
 
     Raises
     ------
@@ -87,21 +79,14 @@ def find_gpu_pages(app: Sphinx) -> None:
 
 def gpu_example_docs(config: Config, srcdir: str | Path) -> dict[str, Path]:
     """Map the docname of each GPU example page to its script, for every gallery in the build."""
-    conf: dict[str, Any] = getattr(config, "sphinx_gallery_conf", None) or {}
-    examples_dirs = _as_list(conf.get("examples_dirs", []))
-    gallery_dirs = _as_list(conf.get("gallery_dirs", []))
     docs: dict[str, Path] = {}
-    for examples_dir, gallery_dir in zip(examples_dirs, gallery_dirs, strict=False):
+    for examples_dir, gallery_dir in gallery_folders(getattr(config, "sphinx_gallery_conf", None) or {}):
         source = Path(srcdir, examples_dir)
         if not source.is_dir():
             continue
         for script in gating.gpu_examples(source):
             docs[f"{gallery_dir}/{gating.GPU_FOLDER}/{script.stem}".replace("\\", "/")] = script
     return docs
-
-
-def _as_list(value: str | list[str]) -> list[str]:
-    return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
 def _shows_output(doctree: nodes.document) -> bool:

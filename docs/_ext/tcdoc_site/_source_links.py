@@ -13,15 +13,29 @@ Registered by :mod:`tcdoc_site`; it does nothing without sphinx-gallery or a Git
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 
-__all__ = ["gallery_source", "point_at_example_sources"]
+__all__ = ["gallery_folders", "gallery_source", "point_at_example_sources"]
 
 HEADERS = ("GALLERY_HEADER.rst", "README.rst", "README.txt")
 GENERATED = "sg_execution_times"
+
+
+def gallery_folders(gallery_conf: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Pair each folder of examples with the folder sphinx-gallery generates its gallery into.
+
+    Either setting may be one string, and surplus entries are left out, as sphinx-gallery does.
+
+    >>> gallery_folders({"examples_dirs": "../examples", "gallery_dirs": ["auto_examples"]})
+    [('../examples', 'auto_examples')]
+    """
+    settings = (gallery_conf.get("examples_dirs", []), gallery_conf.get("gallery_dirs", []))
+    examples, galleries = ([value] if isinstance(value, str) else list(value) for value in settings)
+    return list(zip(examples, galleries, strict=False))
 
 
 def gallery_source(srcdir: Path, gallery_conf: dict[str, Any], pagename: str) -> str | None:
@@ -38,13 +52,7 @@ def gallery_source(srcdir: Path, gallery_conf: dict[str, Any], pagename: str) ->
     """
     if pagename == GENERATED:
         return ""
-    examples_dirs, gallery_dirs = gallery_conf["examples_dirs"], gallery_conf["gallery_dirs"]
-    pairs = zip(
-        [examples_dirs] if isinstance(examples_dirs, str) else examples_dirs,
-        [gallery_dirs] if isinstance(gallery_dirs, str) else gallery_dirs,
-        strict=True,
-    )
-    for examples, gallery in pairs:
+    for examples, gallery in gallery_folders(gallery_conf):
         prefix = f"{gallery.strip('/')}/"
         if not pagename.startswith(prefix):
             continue

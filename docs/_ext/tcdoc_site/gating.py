@@ -46,7 +46,6 @@ __all__ = [
     "gpu_required",
     "gpu_required_error",
     "is_gpu_example",
-    "no_cuda_note",
 ]
 
 GPU_FOLDER = "gpu"
@@ -60,7 +59,7 @@ NO_CUDA_NOTE = (
     "and shows no output: only its code. "
     "Download it and run it on a machine with CUDA to see the figures for your GPU."
 )
-"""The note on a GPU example page that a build did not run, to fill with :func:`no_cuda_note`."""
+"""The note on a GPU example page that a build did not run, ``{environment}`` to fill in."""
 
 REQUIRE_GPU_VARIABLE = "TCDOC_REQUIRE_GPU"
 """Set it to ``1`` to make a build without CUDA an error instead of a build with notes."""
@@ -229,14 +228,3 @@ def gpu_examples(examples_dir: str | Path) -> tuple[Path, ...]:
     if not folder.is_dir():
         raise ValueError(f"examples_dir must be a directory, got {str(examples_dir)!r}")
     return tuple(sorted(script for script in folder.rglob("*.py") if is_gpu_example(script)))
-
-
-def no_cuda_note() -> str:
-    """Return the sentence shown on a GPU example page that this build did not run.
-
-    >>> import torch
-    >>> from tcdoc_site import gating
-    >>> torch.__version__ in gating.no_cuda_note()
-    True
-    """
-    return NO_CUDA_NOTE.format(environment=tcdoc.environment())

@@ -1,4 +1,4 @@
-// A copy button in each block of highlighted code; docs/_ext/tcdoc_site/_copy_button.py says what it
+// A copy button in each block of highlighted code; docs/_ext/tcdoc_site/_assets.py says what it
 // copies. Prompts are Pygments' .gp spans, but only these: Pygments also takes output lines that
 // start with "# " or "(...)" for prompts.
 (function () {
@@ -11,7 +11,7 @@
     '<rect x="8" y="8" width="12" height="12" rx="2"/>' +
     '<path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2"/></svg>';
   var status = null;
-  // The words, in the page's language, from the attributes of this script's tag (_copy_button.py).
+  // The words, in the page's language, from the attributes of this script's tag (_assets.py).
   var script = document.currentScript;
   var WORDS = {
     label: (script && script.dataset.label) || "Copy code",
