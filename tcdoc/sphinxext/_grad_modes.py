@@ -22,7 +22,16 @@ from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
 from tcdoc.sphinxext._links import code_link
 from tcdoc.sphinxext._state import build_matrix
-from tcdoc.sphinxext._table_nodes import legend, make_cell, make_table, said, stamp
+from tcdoc.sphinxext._table_nodes import (
+    bare_paragraph,
+    legend,
+    make_cell,
+    make_table,
+    plain_code,
+    plain_row,
+    said,
+    stamp,
+)
 
 __all__ = ["GradModesDirective", "field_label", "mode_heading"]
 
@@ -102,14 +111,31 @@ class GradModesDirective(SphinxDirective):
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
         for operation, scenarios, field, cells in grouped(matrix, changes):
-            row = nodes.row()
-            row += make_cell(code_link(self.env, tcdoc.get_operation(operation)))
-            row += make_cell(field_label(field))
+            row = plain_row()
+            row += _bare(make_cell(_plain(code_link(self.env, tcdoc.get_operation(operation)))))
+            row += _bare(make_cell(field_label(field)))
             for cell in cells:
                 row += cell
-            row += make_cell(", ".join(scenarios))
+            row += _bare(make_cell(", ".join(scenarios)))
             body += row
         return generated([table, *legend(table), stamp(matrix)])
+
+
+def _plain(link: nodes.Node) -> nodes.Node:
+    """An operation's code (``code_link``) as :class:`plain_code`: one ``<code>``, no span per word."""
+    if isinstance(link, nodes.literal):
+        return plain_code(link.astext(), link.astext())
+    for code in list(link.findall(nodes.literal)):
+        code.replace_self(plain_code(code.astext(), code.astext()))
+    return link
+
+
+def _bare(entry: nodes.entry) -> nodes.entry:
+    """Write a one-paragraph cell's text without ``<p>`` in HTML (see ``bare_paragraph``)."""
+    if len(entry.children) == 1 and type(entry.children[0]) is nodes.paragraph:
+        paragraph = entry.children[0]
+        paragraph.replace_self(bare_paragraph("", "", *paragraph.children))
+    return entry
 
 
 def grouped(

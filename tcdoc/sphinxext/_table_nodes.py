@@ -45,6 +45,8 @@ __all__ = [
     "legend",
     "message",
     "message_list",
+    "plain_code",
+    "plain_row",
     "said",
     "write_note",
 ]
@@ -130,15 +132,49 @@ def depart_field_link(self: HTML5Translator, node: field_link) -> None:
     self.body.append("</a>")
 
 
-def add_nodes(app: Sphinx) -> None:
-    """Register :class:`labelled_entry`, :class:`message`, :class:`bare_paragraph` and :class:`field_link`.
+class plain_code(nodes.literal):
+    """Inline code written as one ``<code>`` (as :class:`message` is), without a ``<span>`` per word.
 
-    Other writers than HTML write them as a plain cell, as inline code, as a paragraph and as text.
+    For an operation's code repeated on every row of a long table (the grad-mode tables).
+    """
+
+
+class plain_row(nodes.row):
+    """A row of a fact table, which HTML writes without the ``row-even``/``row-odd`` class and line breaks.
+
+    furo styles no such class, and a family page has hundreds of rows of short cells.
+    """
+
+
+def visit_plain_row(self: HTML5Translator, node: plain_row) -> None:
+    """Open the row as Sphinx does (its count of rows kept), without the class."""
+    self._table_row_indices[-1] += 1
+    self.body.append(self.starttag(node, "tr", ""))
+    node.column = 0  # type: ignore[attr-defined]
+    node["tcdoc_start"] = len(self.body)
+
+
+def depart_plain_row(self: HTML5Translator, node: plain_row) -> None:
+    """Close the row; its cells' closing tags lose their line breaks."""
+    for index in range(node["tcdoc_start"], len(self.body)):
+        if self.body[index] in ("</td>\n", "</th>\n"):
+            self.body[index] = self.body[index][:-1]
+    del node["tcdoc_start"]
+    self.body.append("</tr>\n")
+
+
+def add_nodes(app: Sphinx) -> None:
+    """Register the nodes above: :class:`labelled_entry`, :class:`message`, :class:`bare_paragraph`, ...
+
+    Other writers than HTML write each as the node it derives from: a cell, inline code, a
+    paragraph, text, a row.
     """
     app.add_node(labelled_entry, html=(visit_labelled_entry, depart_labelled_entry))
     app.add_node(message, html=(visit_message, None))
     app.add_node(bare_paragraph, html=(visit_bare_paragraph, depart_bare_paragraph))
     app.add_node(field_link, html=(visit_field_link, depart_field_link))
+    app.add_node(plain_code, html=(visit_message, None))
+    app.add_node(plain_row, html=(visit_plain_row, depart_plain_row))
 
 
 def label_cells(table: nodes.table) -> None:
@@ -193,7 +229,8 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
     elif isinstance(value, nodes.paragraph):
         entry += value
     elif isinstance(value, nodes.Node):
-        paragraph = nodes.paragraph()
+        # A row's label linked to its definition is all its cell holds: no <p> either.
+        paragraph = bare_paragraph() if isinstance(value, field_link) else nodes.paragraph()
         paragraph += value
         entry += paragraph
     elif field in WRITES and isinstance(value, str) and value in WRITE_OUTCOMES:
@@ -344,7 +381,7 @@ def make_row(
     ]
     if width is not None and len(cells) < width:
         entries[-1]["morecols"] = width - len(cells)
-    row = nodes.row()
+    row = plain_row()
     row.extend(entries)
     return row
 

@@ -42,6 +42,7 @@ from tcdoc.sphinxext._table_nodes import (
     make_table,
     message_list,
     not_applicable,
+    plain_row,
     said,
     stamp,
 )
@@ -173,7 +174,7 @@ class MatrixDirective(SphinxDirective):
         changed = changed_cells(self.env) or frozenset()
         marked = False
         for index, field in enumerate(fields):
-            row = nodes.row()
+            row = plain_row()
             row += make_cell(label_link(field))
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
