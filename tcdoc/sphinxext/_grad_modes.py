@@ -4,8 +4,9 @@ The matrix measures every cell under each of :data:`tcdoc.GRAD_MODES`; the famil
 the default mode's (``"enabled"``) tables, and under them this one compact table: one row per
 (operation, field) whose value under ``torch.no_grad()`` or ``torch.inference_mode()``
 differs from its value under grad mode enabled (:func:`tcdoc._diff.grad_mode_changes`), one
-column per grad mode, then the kinds of ``x`` it changes for. Its cells are made as the other tables' are (``_table_nodes``), and what
-torch printed is written verbatim (:func:`tcdoc.sphinxext._table_nodes.said`).
+column per grad mode, then the kinds of ``x`` it changes for. Its cells are made as the other
+tables' are (``_table_nodes``), and what torch printed is written verbatim
+(:func:`tcdoc.sphinxext._table_nodes.said`).
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class GradModesDirective(SphinxDirective):
 
 
 def _plain(link: nodes.Node) -> nodes.Node:
-    """An operation's code (``code_link``) as :class:`plain_code`: one ``<code>``, no span per word."""
+    """Return an operation's code (``code_link``) as :class:`plain_code`: one ``<code>``, no span per word."""
     if isinstance(link, nodes.literal):
         return plain_code(link.astext(), link.astext())
     for code in list(link.findall(nodes.literal)):

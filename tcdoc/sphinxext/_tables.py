@@ -48,6 +48,7 @@ from tcdoc.sphinxext._table_nodes import (
 )
 
 __all__ = [
+    "DefinitionsDirective",
     "EnvRole",
     "FactRole",
     "MatrixDirective",
@@ -55,7 +56,6 @@ __all__ = [
     "PropertiesDirective",
     "ScenariosDirective",
     "SummaryDirective",
-    "DefinitionsDirective",
     "build_matrix",
     "resolve_operation_link",
 ]
@@ -220,7 +220,7 @@ class MatrixDirective(SphinxDirective):
 
 
 def label_link(field: str, modules: bool = False) -> field_link:
-    """A row's label (``LABELS[field]``, translated), linked to its definition on the matrix page."""
+    """Return a row's label (``LABELS[field]``, translated), linked to its definition on the matrix page."""
     label = _(MODULE_LABELS[field] if modules else LABELS[field])
     link = field_link(label, label)
     link["anchor"] = field_anchor(field, modules)
@@ -228,7 +228,7 @@ def label_link(field: str, modules: bool = False) -> field_link:
 
 
 def definitions() -> dict[str, str]:
-    """What each row of the operations' tables says, in the build's language: one sentence a field.
+    """Define each row of the operations' tables, in the build's language: one sentence a field.
 
     ``y`` is the result and ``x`` the source; each sentence says which of them it is about.
     """
@@ -277,11 +277,13 @@ def definitions() -> dict[str, str]:
 
 
 def module_definitions() -> dict[str, str]:
-    """What each column of the module-level table says, in the build's language."""
+    """Define each column of the module-level table, in the build's language."""
     return {
         "new_object": _("y is another Python object than x (“no”: y is x itself)."),
         "result_type": _("the class of y."),
-        "tensors": _("how many tensors y has that x has too, matched by name; the counts below are of these."),
+        "tensors": _(
+            "how many tensors y has that x has too, matched by name; the counts below are of these."
+        ),
         "same_tensors": _("how many of them are x's own tensor objects (the same Python objects)."),
         "shares_storage": _("how many of them share memory with x's tensor of the same name."),
         "requires_grad": _("how many of them require grad."),
@@ -449,7 +451,8 @@ class ModulesDirective(SphinxDirective):
             head = table.next_node(nodes.thead)
             assert head is not None
             for entry, field in zip(list(head.findall(nodes.entry))[1:], MODULE_LABELS, strict=True):
-                entry.children[0].replace_self(nodes.paragraph("", "", label_link(field, modules=True)))
+                entry.children = []
+                entry += nodes.paragraph("", "", label_link(field, modules=True))
         output: list[nodes.Node] = [nodes.paragraph(caption, caption), table, *legend(table, MODULE_LABELS)]
         output.append(stamp(matrix))
         return generated(output)

@@ -31,7 +31,7 @@ MEASURE = """() => [...document.querySelectorAll("article table")].map((table) =
     width, column,
     scrolled: moved,
     stayed: before.every((left, i) => Math.abs(left - after[i]) < 1),
-    opaque: styles.every((s) => s.backgroundColor !== "rgba(0, 0, 0, 0)" && s.backgroundColor !== "transparent"),
+    opaque: styles.every((s) => !["rgba(0, 0, 0, 0)", "transparent"].includes(s.backgroundColor)),
     cue: getComputedStyle(wrapper).backgroundImage.includes("gradient"),
   };
 })"""
@@ -67,7 +67,9 @@ def test_no_table_is_wider_than_the_column_without_a_fixed_first_column(
 
 
 @pytest.mark.parametrize("path", ["reference/matrix/copies.html"])
-def test_the_grad_mode_table_shows_every_grad_mode_without_scrolling(page: Page, site: str, path: str) -> None:
+def test_the_grad_mode_table_shows_every_grad_mode_without_scrolling(
+    page: Page, site: str, path: str
+) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{site}{path}", wait_until="load")
     table = page.locator("table.tcdoc-grad-modes")
