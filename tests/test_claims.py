@@ -482,6 +482,7 @@ EXEMPT: dict[str, dict[str, str]] = {
     "docs/reference/matrix.md": {
         "Where an operation raised an exception": "describes the table, not torch",
         "A cell that says": "describes the table, not torch",
+        "The same rows in words": "says what the table's words mean, not torch",
     },
     "docs/reference/further-reading.md": {
         "torch.Tensor.detach and torch.Tensor.detach_:": "says what a linked page covers",
