@@ -385,7 +385,9 @@ def module_answers(
     >>> import tcdoc
     >>> report = tcdoc.probe_module("state_dict").outcome
     >>> tcdoc.module_answers(report)["tensors"]
-    "no: none of 7 is the model's own"
+    "yes: none of 7 is the model's own"
+    >>> tcdoc.module_answers(report)["memory"]
+    "no: all 7 share the model's memory"
     """
     if not isinstance(report, ModuleComparison):
         raise TypeError(f"report must be a ModuleComparison, got {type(report).__name__}")
@@ -404,7 +406,9 @@ def module_answers(
             t, report.shares_storage, n, t("shares the optimizer's memory"), t("share the optimizer's memory")
         )
     if report.new_bytes:
-        memory += t("; {new_bytes} new bytes").format(new_bytes=report.new_bytes)
+        # new_bytes counts the storages of the result's tensors, never those of their .grad (the
+        # tensor tables' "new bytes" count a copied .grad too): the words say so.
+        memory += t("; {new_bytes} new bytes, .grad not counted").format(new_bytes=report.new_bytes)
     if report.with_grad is None:
         grads = t("n/a: {reason}").format(reason=t(MODULE_NOT_APPLICABLE["with_grad"]))
     elif report.with_grad == 0:
@@ -431,15 +435,29 @@ def module_answers(
         )
     else:
         changed = t("no")
-    same = n and report.same_tensors == n
-    shared = report.shares_storage == n and n
     return {
         "new_object": new_object,
-        "tensors": t("{answer}: {detail}").format(answer=t("yes") if same else t("no"), detail=own),
-        "memory": t("{answer}: {detail}").format(answer=t("no") if shared else t("yes"), detail=memory),
+        "tensors": t("{answer}: {detail}").format(answer=_own(t, report.same_tensors, n), detail=own),
+        "memory": t("{answer}: {detail}").format(answer=_own(t, report.shares_storage, n), detail=memory),
         "grads": grads,
         "source": changed,
     }
+
+
+def _own(t: Callable[[str], str], of_x: int, n: int) -> str:
+    """Answer "its own?" of the result's ``n`` tensors, ``of_x`` of which are (or share) x's.
+
+    "yes" where none is, "no" where all are, "partly" in between: the count that follows the
+    answer then never reads against it.
+
+    >>> _own(english, 0, 7), _own(english, 7, 7), _own(english, 5, 7)
+    ('yes', 'no', 'partly')
+    """
+    if of_x == 0:
+        return t("yes")
+    if of_x == n:
+        return t("no")
+    return t("partly")
 
 
 def _counted(t: Callable[[str], str], k: int, n: int, one: str, many: str) -> str:

@@ -83,7 +83,7 @@ LABELS = {
     "source_moved": "x moved",
     "result_is_tensor": "is a tensor",
     "same_dtype": "same dtype",
-    "overlaps_itself": "elements overlap",
+    "overlaps_itself": "y overlaps itself",
     "keeps_hooks": "keeps hooks",
     "keeps_conj": "keeps conjugate bit",
     "keeps_inference": "keeps inference mark",

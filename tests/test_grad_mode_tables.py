@@ -21,7 +21,7 @@ from tcdoc._diff import grad_mode_changes
 from tcdoc._names import LABELS
 from tcdoc.sphinxext import _grad_modes
 
-HEADINGS = ["y =", "x", "property", "enabled", "torch.no_grad()", "torch.inference_mode()"]
+HEADINGS = ["y =", "property", "enabled", "torch.no_grad()", "torch.inference_mode()", "x"]
 
 
 def build(
@@ -66,7 +66,7 @@ def test_the_grad_mode_table_lists_exactly_the_answers_that_change(english: Sphi
     assert changes  # the copies do change: clone() is a leaf under no_grad
     rows = rows_of(table)
     listed = [
-        (r[0].astext(), scenario, r[2].astext()) for r in rows for scenario in r[1].astext().split(", ")
+        (r[0].astext(), scenario, r[1].astext()) for r in rows for scenario in r[-1].astext().split(", ")
     ]
     expected = [
         (tcdoc.get_operation(op).code, scenario, LABELS.get(field, field.replace("_", " ")))
@@ -77,7 +77,7 @@ def test_the_grad_mode_table_lists_exactly_the_answers_that_change(english: Sphi
     assert len(rows) < len(expected)  # joined: shorter than a row per change
     for row in rows:
         assert len(row) == len(HEADINGS)
-        values = {said(entry) for entry in row[3:]}
+        values = {said(entry) for entry in row[2:5]}
         assert len(values) > 1, [e.astext() for e in row]  # it changes, so the cells differ
     # The stamp and no other table between this one and the next section.
     siblings = table.parent.children
@@ -104,9 +104,9 @@ def test_the_grad_mode_table_shows_what_torch_does_in_each_mode(english: SphinxT
     assert expected[LABELS["is_leaf"]] == ["no", "yes", "yes"]  # the snippet shows a change to be listed
     (table,) = tables(english, "tcdoc-grad-modes")
     shown = {
-        row[2].astext(): [e.astext() for e in row[3:]]
+        row[1].astext(): [e.astext() for e in row[2:5]]
         for row in rows_of(table)
-        if row[0].astext() == "x.clone()" and "leaf_requires_grad" in row[1].astext().split(", ")
+        if row[0].astext() == "x.clone()" and "leaf_requires_grad" in row[-1].astext().split(", ")
     }
     for label, values in expected.items():
         if len(set(values)) > 1:  # an answer that changes is listed, with torch's value in each mode
@@ -168,7 +168,7 @@ def test_the_chinese_build_translates_the_new_words(
     head = table.next_node(nodes.thead)
     assert head is not None
     shown = [e.astext() for e in head.findall(nodes.entry)]
-    assert shown[3] != "enabled"
-    assert shown[4:] == ["torch.no_grad()", "torch.inference_mode()"]
+    assert shown[2] != "enabled"
+    assert shown[3:] == ["torch.no_grad()", "torch.inference_mode()", "x"]
     page = (app.outdir / "index.html").read_text(encoding="utf-8")
     assert "no CUDA device" not in page

@@ -582,7 +582,10 @@ def test_the_legend_gives_every_reason_that_occurs_in_its_table(
     assert "under “copies .grad”, x has no .grad" in html
     assert "x and y differ in shape, so their strides cannot be compared" in html
     assert "x does not require grad, so no gradient can reach it" in html
-    assert f'<abbr title="the write succeeded and also changed x">{Y_AND_X}</abbr>' in html  # in words
+    # An in-place write's outcome is words in the cell, and what they mean is said once under the table.
+    assert f'<td class="tcdoc-write">{Y_AND_X}</td>' in html
+    assert f"“{Y_AND_X}”: the write succeeded and also changed x" in html
+    assert '<abbr title="the write succeeded' not in html
 
 
 def test_an_error_fact_of_an_operation_that_did_not_raise_is_a_build_error(

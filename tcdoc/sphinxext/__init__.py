@@ -82,6 +82,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("tcdoc-scenarios", _tables.ScenariosDirective)
     app.add_directive("tcdoc-properties", _tables.PropertiesDirective)
     app.add_directive("tcdoc-modules", _tables.ModulesDirective)
+    app.add_directive("tcdoc-definitions", _tables.DefinitionsDirective)
     app.add_directive("tcdoc-command", CommandDirective)
     app.add_directive("tcdoc-run", RunDirective)
     app.add_directive("tcdoc-diagram", DiagramDirective)

@@ -2,10 +2,11 @@
 
 The matrix measures every cell under each of :data:`tcdoc.GRAD_MODES`; the family pages show
 the default mode's (``"enabled"``) tables, and under them this one compact table: one row per
-(operation, scenario, field) whose value under ``torch.no_grad()`` or ``torch.inference_mode()``
+(operation, field) whose value under ``torch.no_grad()`` or ``torch.inference_mode()``
 differs from its value under grad mode enabled (:func:`tcdoc._diff.grad_mode_changes`), one
-column per grad mode. Its cells are made as the other tables' are (``_table_nodes``), and what
-torch printed is written verbatim (:func:`tcdoc.sphinxext._table_nodes.said`).
+column per grad mode, then the kinds of ``x`` it changes for. Its cells are made as the other
+tables' are (``_table_nodes``), and what torch printed is written verbatim
+(:func:`tcdoc.sphinxext._table_nodes.said`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,16 @@ from tcdoc.sphinxext._i18n import generated
 from tcdoc.sphinxext._i18n import translate as _
 from tcdoc.sphinxext._links import code_link
 from tcdoc.sphinxext._state import build_matrix
-from tcdoc.sphinxext._table_nodes import legend, make_cell, make_table, said, stamp
+from tcdoc.sphinxext._table_nodes import (
+    bare_paragraph,
+    legend,
+    make_cell,
+    make_table,
+    plain_code,
+    plain_row,
+    said,
+    stamp,
+)
 
 __all__ = ["GradModesDirective", "field_label", "mode_heading"]
 
@@ -75,8 +85,9 @@ class GradModesDirective(SphinxDirective):
     """The answers of one ``:family:`` that change under ``torch.no_grad()`` or ``torch.inference_mode()``.
 
     One row per operation and field, with the kinds of ``x`` whose three values are the same
-    (:func:`grouped`), in the matrix's order; one column per grad mode, the value under grad mode
-    enabled first. A family where nothing changes gets one sentence.
+    (:func:`grouped`), an operation's rows in the order of its fields; one column per grad mode,
+    the value under grad mode enabled first, then the kinds of ``x``. A family where nothing
+    changes gets one sentence.
     """
 
     option_spec: ClassVar[dict[str, Any]] = {"family": directives.unchanged_required}
@@ -94,19 +105,38 @@ class GradModesDirective(SphinxDirective):
         if not changes:
             text = _("No answer of this family changes under torch.no_grad() or torch.inference_mode().")
             return generated([nodes.paragraph(text, text, classes=["tcdoc-grad-modes-none"]), stamp(matrix)])
-        header = [_("y ="), "x", _("property"), *(mode_heading(mode) for mode in tcdoc.GRAD_MODES)]
+        # The three modes' values right after what changed, where a 736 px column shows them;
+        # the kinds of x, a list that can be long, last.
+        header = [_("y ="), _("property"), *(mode_heading(mode) for mode in tcdoc.GRAD_MODES), "x"]
         table = make_table(header, [], ["tcdoc-grad-modes"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
         for operation, scenarios, field, cells in grouped(matrix, changes):
-            row = nodes.row()
-            row += make_cell(code_link(self.env, tcdoc.get_operation(operation)))
-            row += make_cell(", ".join(scenarios))
-            row += make_cell(field_label(field))
+            row = plain_row()
+            row += _bare(make_cell(_plain(code_link(self.env, tcdoc.get_operation(operation)))))
+            row += _bare(make_cell(field_label(field)))
             for cell in cells:
                 row += cell
+            row += _bare(make_cell(", ".join(scenarios)))
             body += row
         return generated([table, *legend(table), stamp(matrix)])
+
+
+def _plain(link: nodes.Node) -> nodes.Node:
+    """Return an operation's code (``code_link``) as :class:`plain_code`: one ``<code>``, no span per word."""
+    if isinstance(link, nodes.literal):
+        return plain_code(link.astext(), link.astext())
+    for code in list(link.findall(nodes.literal)):
+        code.replace_self(plain_code(code.astext(), code.astext()))
+    return link
+
+
+def _bare(entry: nodes.entry) -> nodes.entry:
+    """Write a one-paragraph cell's text without ``<p>`` in HTML (see ``bare_paragraph``)."""
+    if len(entry.children) == 1 and type(entry.children[0]) is nodes.paragraph:
+        paragraph = entry.children[0]
+        paragraph.replace_self(bare_paragraph("", "", *paragraph.children))
+    return entry
 
 
 def grouped(
@@ -126,6 +156,14 @@ def grouped(
             rows[key][0].append(scenario)
         else:
             rows[key] = ([scenario], cells)
-    return [
+    # Grouped by what changes: the rows of one operation in the order of its fields (a property,
+    # then the whole cell's outcome, error and warnings), the operations in the matrix's order.
+    operations = list(dict.fromkeys(operation for operation, _scenario, _field in changes))
+    order = [*LABELS, "outcome", "error", "not_run", "warnings"]
+    listed = [
         (operation, scenarios, field, cells) for (operation, field, _), (scenarios, cells) in rows.items()
     ]
+    return sorted(
+        listed,
+        key=lambda row: (operations.index(row[0]), order.index(row[2]) if row[2] in order else len(order)),
+    )

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from docutils import nodes
@@ -37,12 +37,18 @@ from tcdoc.sphinxext._i18n import translate as _
 __all__ = [
     "LONGEST_MESSAGE",
     "add_nodes",
+    "bare_paragraph",
+    "field_anchor",
+    "field_link",
     "label_cells",
     "labelled_entry",
     "legend",
     "message",
     "message_list",
+    "plain_code",
+    "plain_row",
     "said",
+    "write_note",
 ]
 
 
@@ -79,13 +85,96 @@ def visit_message(self: HTML5Translator, node: message) -> None:
     raise nodes.SkipNode
 
 
-def add_nodes(app: Sphinx) -> None:
-    """Register :class:`labelled_entry` and :class:`message`.
+class bare_paragraph(nodes.paragraph):
+    """The one paragraph of a measured cell ("yes", "no", "y only"), which HTML writes without ``<p>``.
 
-    Other writers than HTML write them as a plain cell and as inline code.
+    A family page has thousands of such cells: the ``<p></p>`` around each would weigh tens of
+    kilobytes and show nothing. Other writers write it as a paragraph.
+    """
+
+
+def visit_bare_paragraph(self: HTML5Translator, node: bare_paragraph) -> None:
+    """Write nothing for the paragraph itself: its text goes straight into the cell."""
+
+
+def depart_bare_paragraph(self: HTML5Translator, node: bare_paragraph) -> None:
+    """Close nothing (see :func:`visit_bare_paragraph`)."""
+
+
+class field_link(nodes.inline):
+    """A row's or column's label, linked to its definition on the matrix page (``#f-<field>``).
+
+    ``field`` is the field; ``anchor`` the definition's id (:func:`field_anchor`). HTML writes a
+    bare ``<a href>``: a family page has a thousand row labels, and each link's classes would weigh.
+    """
+
+
+MATRIX_PAGE = "reference/matrix"
+"""The page that defines every row label (its ``tcdoc-definitions`` directive)."""
+
+
+def field_anchor(field: str, modules: bool = False) -> str:
+    """Return the id of a field's definition on the matrix page.
+
+    >>> field_anchor("shares_storage"), field_anchor("tensors", modules=True)
+    ('f-shares_storage', 'm-tensors')
+    """
+    return f"{'m' if modules else 'f'}-{field}"
+
+
+def visit_field_link(self: HTML5Translator, node: field_link) -> None:
+    """Open a link to the field's definition, relative to the page being written."""
+    page = self.builder.get_relative_uri(self.builder.current_docname, MATRIX_PAGE)
+    self.body.append(f'<a href="{html.escape(page, quote=True)}#{node["anchor"]}">')
+
+
+def depart_field_link(self: HTML5Translator, node: field_link) -> None:
+    self.body.append("</a>")
+
+
+class plain_code(nodes.literal):
+    """Inline code written as one ``<code>`` (as :class:`message` is), without a ``<span>`` per word.
+
+    For an operation's code repeated on every row of a long table (the grad-mode tables).
+    """
+
+
+class plain_row(nodes.row):
+    """A row of a fact table, which HTML writes without the ``row-even``/``row-odd`` class and line breaks.
+
+    furo styles no such class, and a family page has hundreds of rows of short cells.
+    """
+
+
+def visit_plain_row(self: HTML5Translator, node: plain_row) -> None:
+    """Open the row as Sphinx does (its count of rows kept), without the class."""
+    self._table_row_indices[-1] += 1
+    self.body.append(self.starttag(node, "tr", ""))
+    node.column = 0  # type: ignore[attr-defined]
+    node["tcdoc_start"] = len(self.body)
+
+
+def depart_plain_row(self: HTML5Translator, node: plain_row) -> None:
+    """Close the row; its cells' closing tags lose their line breaks."""
+    for index in range(node["tcdoc_start"], len(self.body)):
+        if self.body[index] in ("</td>\n", "</th>\n"):
+            self.body[index] = self.body[index][:-1]
+    del node["tcdoc_start"]
+    self.body.append("</tr>\n")
+
+
+def add_nodes(app: Sphinx) -> None:
+    """Register the nodes above: :class:`labelled_entry`, :class:`message`, :class:`bare_paragraph`, ...
+
+    Other writers than HTML write each as the node it derives from: a cell, inline code, a
+    paragraph, text, a row.
     """
     app.add_node(labelled_entry, html=(visit_labelled_entry, depart_labelled_entry))
     app.add_node(message, html=(visit_message, None))
+    app.add_node(bare_paragraph, html=(visit_bare_paragraph, depart_bare_paragraph))
+    app.add_node(field_link, html=(visit_field_link, depart_field_link))
+    app.add_node(plain_code, html=(visit_message, None))
+    app.add_node(plain_row, html=(visit_plain_row, depart_plain_row))
 
 
 def label_cells(table: nodes.table) -> None:
@@ -123,11 +212,13 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
     """
     entry = nodes.entry()
     why = reason(field, values) if values is not None else None
+    # A measured value's cell is text alone in HTML (no <p>): family pages have thousands of them.
+    paragraph_type = bare_paragraph if field else nodes.paragraph
     if isinstance(value, bool):
-        entry += nodes.paragraph(text=cell(value, translate=_))
+        entry += paragraph_type(text=cell(value, translate=_))
         entry["classes"].append("tcdoc-yes" if value else "tcdoc-no")
     elif value is None and why is not None:
-        paragraph = nodes.paragraph()
+        paragraph = paragraph_type()
         paragraph += not_applicable(why, field)
         entry += paragraph
         entry["classes"].append("tcdoc-na")
@@ -138,16 +229,18 @@ def make_cell(value: object, field: str = "", values: dict[str, Any] | None = No
     elif isinstance(value, nodes.paragraph):
         entry += value
     elif isinstance(value, nodes.Node):
-        paragraph = nodes.paragraph()
+        # A row's label linked to its definition is all its cell holds: no <p> either.
+        paragraph = bare_paragraph() if isinstance(value, field_link) else nodes.paragraph()
         paragraph += value
         entry += paragraph
     elif field in WRITES and isinstance(value, str) and value in WRITE_OUTCOMES:
-        # An in-place write's outcome is words, not a value: "refused", "y only", "y and x".
-        words, meaning = _(value), _(WRITE_OUTCOMES[value])
-        entry += nodes.paragraph("", "", nodes.abbreviation(words, words, explanation=meaning))
+        # An in-place write's outcome is words, not a value: "refused", "y only", "y and x". What
+        # each means is said once under the table (legend), not in a tooltip on every cell.
+        entry += paragraph_type(text=_(value))
         entry["classes"].append("tcdoc-write")
+        entry["tcdoc_write"] = value  # read by legend()
     else:
-        entry += nodes.paragraph(text=cell(value))
+        entry += paragraph_type(text=cell(value))
     return entry
 
 
@@ -188,7 +281,29 @@ def legend(table: nodes.table, labels: Mapping[str, str] = LABELS) -> list[nodes
     not_run_reasons = [
         entry["tcdoc_not_run"] for entry in table.findall(nodes.entry) if "tcdoc_not_run" in entry
     ]
-    return [*na_note(not_applicable, labels), *not_run_note(list(dict.fromkeys(not_run_reasons)))]
+    writes = {entry["tcdoc_write"] for entry in table.findall(nodes.entry) if "tcdoc_write" in entry}
+    return [
+        *na_note(not_applicable, labels),
+        *not_run_note(list(dict.fromkeys(not_run_reasons))),
+        *write_note(writes),
+    ]
+
+
+def write_note(outcomes: Set[str]) -> list[nodes.Node]:
+    """Say, under a table with in-place writes, what each of its outcomes ("y only", ...) means.
+
+    >>> write_note({"refused"})[0].astext()
+    'The in-place writes: “refused”: torch raised and nothing changed: the write was refused.'
+    """
+    if not outcomes:
+        return []
+    parts = [
+        _("“{outcome}”: {meaning}").format(outcome=_(outcome), meaning=_(meaning))
+        for outcome, meaning in WRITE_OUTCOMES.items()
+        if outcome in outcomes
+    ]
+    note = _("The in-place writes: {meanings}.").format(meanings=_("; ").join(parts))
+    return [nodes.paragraph(note, note, classes=["tcdoc-write-note"])]
 
 
 def na_note(reasons: dict[str, set[str]], labels: Mapping[str, str] = LABELS) -> list[nodes.Node]:
@@ -266,7 +381,7 @@ def make_row(
     ]
     if width is not None and len(cells) < width:
         entries[-1]["morecols"] = width - len(cells)
-    row = nodes.row()
+    row = plain_row()
     row.extend(entries)
     return row
 

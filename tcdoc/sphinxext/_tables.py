@@ -23,6 +23,7 @@ from tcdoc._names import (
     MODULE_NOT_APPLICABLE,
     MODULE_SCENARIO_SUMMARY,
     SCENARIO_GROUPS,
+    WRITES,
     is_not_applicable,
 )
 from tcdoc.sphinxext._changes import changed_cells, changed_mark, changed_note
@@ -33,17 +34,21 @@ from tcdoc.sphinxext._links import code_link, resolve_operation_link
 from tcdoc.sphinxext._roles import EnvRole, FactRole
 from tcdoc.sphinxext._state import build_matrix
 from tcdoc.sphinxext._table_nodes import (
+    field_anchor,
+    field_link,
     label_cells,
     legend,
     make_cell,
     make_table,
     message_list,
     not_applicable,
+    plain_row,
     said,
     stamp,
 )
 
 __all__ = [
+    "DefinitionsDirective",
     "EnvRole",
     "FactRole",
     "MatrixDirective",
@@ -169,8 +174,8 @@ class MatrixDirective(SphinxDirective):
         changed = changed_cells(self.env) or frozenset()
         marked = False
         for index, field in enumerate(fields):
-            row = nodes.row()
-            row += make_cell(_(LABELS[field]))
+            row = plain_row()
+            row += make_cell(label_link(field))
             for result in results:
                 if isinstance(result.outcome, tcdoc.Comparison):
                     values = result.outcome.as_dict()
@@ -212,6 +217,107 @@ class MatrixDirective(SphinxDirective):
             left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
         changes = [changed_note(self.env)] if marked else []
         return [table, *legend(table), *changes, *left_out, *message_list(messages)]
+
+
+def label_link(field: str, modules: bool = False) -> field_link:
+    """Return a row's label (``LABELS[field]``, translated), linked to its definition on the matrix page."""
+    label = _(MODULE_LABELS[field] if modules else LABELS[field])
+    link = field_link(label, label)
+    link["anchor"] = field_anchor(field, modules)
+    return link
+
+
+def definitions() -> dict[str, str]:
+    """Define each row of the operations' tables, in the build's language: one sentence a field.
+
+    ``y`` is the result and ``x`` the source; each sentence says which of them it is about.
+    """
+    writes = _(
+        "what the in-place write {write} into y does: “refused” (torch raised and changed nothing), "
+        "“y only” (it changed y and left x as it was) or “y and x” (it changed x too); measured on a "
+        "fresh pair, with grad mode enabled."
+    )
+    return {
+        "new_object": _("y is another Python object than x (“no”: y is x itself)."),
+        "shares_storage": _("at least one byte of y lies in memory that x used before the operation."),
+        "is_view": _(
+            "torch records y as a view of x (y._base is x, or both are views of one base); memory "
+            "shared without that record, as x.detach() shares it, is not a view."
+        ),
+        "shares_version_counter": _(
+            "an in-place change of y counts as a change of x for autograd's checks, and the other way round."
+        ),
+        "requires_grad": _("y.requires_grad."),
+        "is_leaf": _("y.is_leaf."),
+        "grad_fn": _("the class of y.grad_fn; “–” where y has none."),
+        "gradient_flows_to_source": _("a backward pass from y reaches x."),
+        "result_type": _("the class of y."),
+        "copies_grad": _("y has a .grad of its own, apart from x.grad, with the same values."),
+        "copies_attributes": _("y has every Python attribute (__dict__ entry) that x has."),
+        "same_shape": _("y has the shape of x."),
+        "same_strides": _("y has the strides of x."),
+        "same_device": _("y is on the device of x."),
+        "new_bytes": _(
+            "bytes of memory that the operation allocated for y and for y.grad: memory that neither x "
+            "nor x.grad used."
+        ),
+        "new_grad_bytes": _("the part of “new bytes” that y.grad holds."),
+        "source_moved": _("x's own memory is no longer where it was before the operation."),
+        "result_is_tensor": _("y is a torch.Tensor (of any subclass)."),
+        "same_dtype": _("y has the dtype of x."),
+        "overlaps_itself": _(
+            "two elements of y are the same bytes of memory (a stride of 0, as expand makes): y's "
+            "elements overlap each other, whatever x is."
+        ),
+        "keeps_hooks": _("y carries every hook that was registered on x with register_hook."),
+        "keeps_conj": _("y has the conjugate bit set, as x has."),
+        "keeps_inference": _("y is an inference tensor, as x is."),
+        **{field: writes.format(write=LABELS[field]) for field in WRITES},
+    }
+
+
+def module_definitions() -> dict[str, str]:
+    """Define each column of the module-level table, in the build's language."""
+    return {
+        "new_object": _("y is another Python object than x (“no”: y is x itself)."),
+        "result_type": _("the class of y."),
+        "tensors": _(
+            "how many tensors y has that x has too, matched by name; the counts below are of these."
+        ),
+        "same_tensors": _("how many of them are x's own tensor objects (the same Python objects)."),
+        "shares_storage": _("how many of them share memory with x's tensor of the same name."),
+        "requires_grad": _("how many of them require grad."),
+        "with_grad": _("how many of them carry a .grad with the values that x's tensor of that name had."),
+        "changes_source": _("the call changed x's own tensors: their dtype, device or memory."),
+        "new_bytes": _(
+            "bytes of memory behind y's tensors that x did not have before the call; the memory of "
+            "their .grad is not counted (the tensor tables' “new bytes” count it)."
+        ),
+    }
+
+
+class DefinitionsDirective(SphinxDirective):
+    """Define every row label of the operations' tables (``:modules:``: the module-level table's).
+
+    Each definition's id is the one the tables' labels link to (``field_anchor``).
+    """
+
+    option_spec: ClassVar[dict[str, Any]] = {"modules": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        modules = "modules" in self.options
+        labels = MODULE_LABELS if modules else LABELS
+        words = module_definitions() if modules else definitions()
+        if set(words) != set(labels):  # a new field needs its definition
+            raise self.error(f"tcdoc-definitions: no definition for {sorted(set(labels) - set(words))}")
+        items = nodes.definition_list(classes=["tcdoc-definitions"])
+        for field, label in labels.items():
+            anchor = field_anchor(field, modules)
+            term = nodes.term(_(label), _(label))
+            item = nodes.definition_list_item("", term, ids=[anchor])
+            item += nodes.definition("", nodes.paragraph(words[field], words[field]))
+            items += item
+        return generated([items])
 
 
 def _mark(entry: nodes.entry, mark: nodes.Node) -> None:
@@ -341,6 +447,12 @@ class ModulesDirective(SphinxDirective):
             summary=_(MODULE_SCENARIO_SUMMARY)
         )
         table = make_table(header, rows, ["tcdoc-modules"])
+        if not answers:  # each field's heading links to its definition
+            head = table.next_node(nodes.thead)
+            assert head is not None
+            for entry, field in zip(list(head.findall(nodes.entry))[1:], MODULE_LABELS, strict=True):
+                entry.children = []
+                entry += nodes.paragraph("", "", label_link(field, modules=True))
         output: list[nodes.Node] = [nodes.paragraph(caption, caption), table, *legend(table, MODULE_LABELS)]
         output.append(stamp(matrix))
         return generated(output)

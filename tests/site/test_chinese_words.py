@@ -39,9 +39,12 @@ if not (CHINESE / "index.html").is_file():
         raise RuntimeError(f"{CHINESE} has no built edition: run 'nox -s docs-zh' before the tests")
     pytest.skip("the Chinese edition is not built: run 'nox -s docs-zh' first", allow_module_level=True)
 
-# The general index lists the API's names. The API page's docstrings stay in English, so only the
-# rest of that page (its sidebar, footer, attributes outside the article) is read.
-DOCSTRING_PAGES = {"reference/api.html"}
+# The general index lists the API's names. The API pages' docstrings stay in English, so only the
+# rest of those pages (their sidebar, footer, attributes outside the article) is read.
+DOCSTRING_PAGES = {
+    "reference/api.html",
+    *(f"reference/api/{topic}.html" for topic in ("registry", "drawing", "costs", "claims")),
+}
 # The glossary's term table pairs each Chinese term with its English one, on purpose.
 TERM_TABLE_PAGES = {"reference/glossary.html"}
 PAGES = sorted(

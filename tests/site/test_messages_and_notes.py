@@ -209,12 +209,12 @@ def cells_and_notes(
     """(heading, reason) of each "n/a" and ("not run", reason) of each cell not run; then of the notes."""
     headings = [str(h) for h in table["headings"]]
     by_row = table["kind"] == ["matrix"]
-    by_field = table["kind"] == ["grad-modes"]  # one row per (operation, x, property): its third cell
+    by_field = table["kind"] == ["grad-modes"]  # one row per (operation, property, x): its second cell
     cells: set[tuple[str, str]] = set()
     for row in table["rows"]:
         assert isinstance(row, list)
         for index, (text, reasons) in enumerate(row):
-            heading = row[0][0] if by_row else row[2][0] if by_field else headings[index]
+            heading = row[0][0] if by_row else row[1][0] if by_field else headings[index]
             for reason in reasons:
                 assert reason.startswith(words.not_applicable), reason
                 cells.add(
