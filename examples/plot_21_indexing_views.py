@@ -185,7 +185,7 @@ claim(
 views = [op.name for op in tcdoc.operations() if op.family == "views"]
 measured = tcdoc.matrix(views, ["no_grad"], grad_modes=["enabled"])
 width = max(len(tcdoc.get_operation(name).code) for name in views)
-print(f"{'y =':{width}} {'shares memory':>13} {'new bytes':>9} {'elements overlap':>16}")
+print(f"{'y =':{width}} {'shares memory':>13} {'new bytes':>9} {'overlaps itself':>16}")
 for row in measured.rows:
     code = tcdoc.get_operation(row.operation).code
     report = row.properties
