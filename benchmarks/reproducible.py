@@ -96,9 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         if first_build is not None:
             html.insert(0, first_build)
         found = differing(html[0], html[1])
-        pages = len(english_pages(html[0]))
+        first_pages, second_pages = english_pages(html[0]), english_pages(html[1])
+        pages = len(first_pages)
     if found is None:
         print("the two builds wrote different sets of pages")
+        for page in sorted(set(first_pages) ^ set(second_pages)):
+            print(f"only in the {'first' if page in first_pages else 'second'} build: {page}")
         return 1
     for page in found:
         print(f"differs: {page}")
