@@ -9,9 +9,10 @@ lines in both builds. Both builds use the same SOURCE_DATE_EPOCH (from the envir
 2026-01-01). Exits with status 1 and lists the files that differ.
 
 Run with ``nox -s reproducible``. ``--first docs/_build/html`` takes a clean build of this commit
-already made, with the same SOURCE_DATE_EPOCH, as the first of the two (CI's: the docs session's,
-on a clean clone) and builds only the second, in a scratch copy; the pages of the first build's
-other editions (``zh_CN/``) are left out, since the second has only the English one.
+already made, with the same SOURCE_DATE_EPOCH, as the first of the two and builds only the second,
+in a scratch copy; the pages of the first build's other editions (``zh_CN/``) are left out, since
+the second has only the English one. (The docs session's build holds the computation-times pages,
+``sg_execution_times.html``, which a scratch copy's build does not write, so CI builds two copies.)
 """
 
 from __future__ import annotations
