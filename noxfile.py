@@ -92,6 +92,9 @@ def sphinx_floors() -> list[str]:
 TORCH = torch_requirement(os.environ.get("TCDOC_TORCH", "torch==2.13.0"))
 DOCS = ROOT / "docs"
 HTML = DOCS / "_build" / "html"
+# The suite's workers: one per core, each test file kept on one worker, so that a module's
+# fixtures (a Sphinx build, a wheel) are made once. A later -n in the posargs wins.
+TEST_WORKERS = ["-n", "auto", "--dist", "loadfile"]
 # Every workflow, whichever suffix it has: zizmor reads the folder, check-jsonschema these files.
 WORKFLOWS = sorted(
     str(path.relative_to(ROOT))
@@ -185,15 +188,15 @@ def docs_live(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """Run the test suite, doctests of tcdoc included, under coverage.py, and print the report.
 
-    It fails below 90% of tcdoc's lines (``[tool.coverage]`` in pyproject.toml); lines that only a
-    subprocess runs (a sphinx-build, ``python -m tcdoc``) do not count. The data file is
-    build/.coverage, for ``.nox/tests/bin/coverage html`` afterwards.
+    pytest-xdist spreads the tests over the machine's cores (``-n auto``; give ``-n 0`` after
+    ``--`` to run them in this one process), and pytest-cov measures each worker, combines their
+    data and prints the report. It fails below 90% of tcdoc's lines (``[tool.coverage]`` in
+    pyproject.toml); lines that only a subprocess runs (a sphinx-build, ``python -m tcdoc``) do
+    not count. The data file is build/.coverage, for ``.nox/tests/bin/coverage html`` afterwards.
     """
     install(session, "tests")
     (ROOT / "build").mkdir(exist_ok=True)
-    session.run("coverage", "erase")
-    session.run("coverage", "run", "-m", "pytest", *session.posargs)
-    session.run("coverage", "report")
+    session.run("pytest", *TEST_WORKERS, "--cov", "--cov-report=term", *session.posargs)
 
 
 @nox.session
@@ -225,9 +228,14 @@ def build_speed(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def reproducible(session: nox.Session) -> None:
-    """Build the site twice from scratch and fail if the HTML differs beyond timing fields."""
+    """Build the site twice from scratch and fail if the HTML differs beyond timing fields.
+
+    ``nox -s reproducible -- --first docs/_build/html`` takes the docs session's build as the first
+    of the two, and builds only once more (both need the same SOURCE_DATE_EPOCH). CI builds two
+    scratch copies: docs' build holds computation-times pages that a scratch copy's does not.
+    """
     install(session, "docs")
-    session.run("python", "benchmarks/reproducible.py")
+    session.run("python", "benchmarks/reproducible.py", *session.posargs)
 
 
 @nox.session(default=False)

@@ -5,20 +5,30 @@ time" and the computation-times tables), which are normalised before comparing, 
 pages' examples print: measured times, and the sentences that tcdoc.bench.findings computes from
 them, which can come out otherwise on a busy machine (``benchmarks/cost_spread.py`` shows how
 often). Everything else on a cost page must match, and each of its outputs must have as many
-lines in both builds. Both builds use the same SOURCE_DATE_EPOCH. Exits with status 1 and lists
-the files that differ.
+lines in both builds. Both builds use the same SOURCE_DATE_EPOCH (from the environment, or
+2026-01-01). Exits with status 1 and lists the files that differ.
 
-Run with ``nox -s reproducible``.
+Run with ``nox -s reproducible``. ``--first docs/_build/html`` takes a clean build of this commit
+already made, with the same SOURCE_DATE_EPOCH, as the first of the two and builds only the second,
+in a scratch copy; the pages of the first build's other editions (``zh_CN/``) are left out, since
+the second has only the English one. (The docs session's build holds the computation-times pages,
+``sg_execution_times.html``, which a scratch copy's build does not write, so CI builds two copies.)
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
 import sys
 import tempfile
 from pathlib import Path
 
-from _site import build, scratch_copy
+from _site import ROOT, build, scratch_copy
+
+EPOCH = "1767225600"  # 2026-01-01, when SOURCE_DATE_EPOCH is not set
+# The other editions' folders inside the English site (docs/locales/zh_CN gives zh_CN/).
+EDITIONS = sorted(path.name for path in (ROOT / "docs" / "locales").iterdir() if path.is_dir())
 
 # Pages whose examples print measured times: what they print varies from run to run, and only
 # how many lines each output has is compared.
@@ -53,27 +63,54 @@ def compared(html: Path, page: Path) -> str:
     return text
 
 
-def main() -> int:
-    """Build twice, compare, print the result; return the exit status."""
-    env = {"SOURCE_DATE_EPOCH": "1767225600"}  # 2026-01-01
+def english_pages(html: Path) -> list[Path]:
+    """Return the English edition's pages of a built site, relative to it (``index.html``, ...)."""
+    pages = (path.relative_to(html) for path in html.rglob("*.html"))
+    return sorted(page for page in pages if page.parts[0] not in EDITIONS)
+
+
+def differing(first: Path, second: Path) -> list[Path] | None:
+    """Return the pages of two builds' HTML that differ, or ``None`` if they wrote other pages."""
+    pages = english_pages(first)
+    if pages != english_pages(second):
+        return None
+    return [page for page in pages if compared(first, page) != compared(second, page)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build twice (or once, after ``--first``), compare, print the result; return the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--first", type=Path, help="a clean build's HTML folder, to compare with one new build"
+    )
+    first_build: Path | None = parser.parse_args(argv).first
+    if first_build is not None and not (first_build / "index.html").is_file():
+        parser.error(f"--first {first_build}: no built site there (no index.html)")
+    env = {"SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", EPOCH)}
     with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:
-        builds = [scratch_copy(Path(first)), scratch_copy(Path(second))]
+        builds = [scratch_copy(Path(second))]
+        if first_build is None:
+            builds.insert(0, scratch_copy(Path(first)))
         for docs in builds:
             build(docs, env)
         html = [docs / "_build" / "html" for docs in builds]
-        pages = sorted(p.relative_to(html[0]) for p in html[0].rglob("*.html"))
-        others = sorted(p.relative_to(html[1]) for p in html[1].rglob("*.html"))
-        if pages != others:
-            print("the two builds wrote different sets of pages")
-            return 1
-        differing = [page for page in pages if compared(html[0], page) != compared(html[1], page)]
-    for page in differing:
+        if first_build is not None:
+            html.insert(0, first_build)
+        found = differing(html[0], html[1])
+        first_pages, second_pages = english_pages(html[0]), english_pages(html[1])
+        pages = len(first_pages)
+    if found is None:
+        print("the two builds wrote different sets of pages")
+        for page in sorted(set(first_pages) ^ set(second_pages)):
+            print(f"only in the {'first' if page in first_pages else 'second'} build: {page}")
+        return 1
+    for page in found:
         print(f"differs: {page}")
     print(
-        f"{len(pages)} pages compared, {len(differing)} differ (timing fields excluded, and the outputs "
+        f"{pages} pages compared, {len(found)} differ (timing fields excluded, and the outputs "
         f"of {len(TIMING_PAGES)} cost pages compared by their lines)"
     )
-    return 1 if differing else 0
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

@@ -64,3 +64,18 @@ def test_any_other_page_must_print_the_same(reproducible: ModuleType, tmp_path: 
         (third / OTHER_PAGE).read_text("utf-8").replace("12.345", "3.2"), encoding="utf-8"
     )
     assert reproducible.compared(first, OTHER_PAGE) == reproducible.compared(third, OTHER_PAGE)
+
+
+def test_another_editions_pages_are_left_out_of_the_comparison(
+    reproducible: ModuleType, tmp_path: Path
+) -> None:
+    """``--first`` compares the docs build, which holds zh_CN/, with a new build of the English edition."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    page(first, OTHER_PAGE, "x.clone() is a new tensor\n")
+    page(second, OTHER_PAGE, "x.clone() is a new tensor\n")
+    page(first, "zh_CN" / OTHER_PAGE, "x.clone() 是一个新张量\n")
+    assert reproducible.differing(first, second) == []
+    page(second, OTHER_PAGE, "x.clone() is the same tensor\n")
+    assert reproducible.differing(first, second) == [OTHER_PAGE]
+    page(second, Path("extra.html"), "")
+    assert reproducible.differing(first, second) is None

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from playwright.sync_api import (
@@ -315,6 +315,135 @@ def _context(browser: Browser, viewport: dict[str, int], **options: Any) -> Iter
         context.close()
     if watch.problems:
         pytest.fail("\n".join(watch.problems), pytrace=False)
+
+
+# -- Every page, read once ---------------------------------------------------------------------
+
+# How many pages are read at once, each in a context of its own: while one waits for the network
+# to go quiet or for axe-core, the others draw.
+READERS = 4
+WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+THEMES = ("light", "dark")
+# furo reads the reader's choice of theme from localStorage as each page starts: light at first,
+# until the reader (here, the reading) chooses dark and reloads.
+# (The new tab's about:blank has no localStorage, and is left alone.)
+LIGHT_AT_FIRST = """if (location.protocol.startsWith("http") && localStorage.getItem("theme") === null) {
+  localStorage.setItem("theme", "light");
+}"""
+# Start axe-core on the page without waiting for it; AXE_RESULT waits for what it found.
+AXE_START = "options => { window.__tcdocAxe = axe.run(document, options); }"
+AXE_RESULT = "() => window.__tcdocAxe.then(results => results.violations)"
+
+
+@dataclass
+class Reading:
+    """What reading one page in a fresh context found: weight, theme shown, axe-core's violations.
+
+    ``weight`` is the bytes of every response Chromium received to show the page on a first
+    visit (an empty cache), once the network was idle; ``shown`` and ``violations`` are per theme
+    asked for; ``problems`` are the console errors, uncaught errors and foreign requests seen.
+    """
+
+    path: str
+    weight: int = 0
+    shown: dict[str, str] = field(default_factory=dict)
+    violations: dict[str, list[str]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Reader:
+    """One page being read: its tab, its context, the watch on them and the sizes received."""
+
+    reading: Reading
+    context: BrowserContext
+    page: Page
+    watch: Watch
+    sizes: list[int] = field(default_factory=list)
+
+    def count(self, request: Any) -> None:
+        self.sizes.append(max(0, request.sizes()["responseBodySize"]))
+
+
+def read_every_page(browser: Browser, site: str, paths: list[str]) -> dict[str, Reading]:
+    """Read each page in a fresh desktop context, :data:`READERS` at a time; return what each showed.
+
+    A page is loaded once, with an empty cache, until the network is idle (its weight), checked by
+    axe-core against the WCAG 2.1 A and AA rules in furo's light theme, then reloaded in the dark
+    theme and checked again. ``read_every_page(browser, "http://127.0.0.1:8000/", ["index.html"])``
+    gives ``{"index.html": Reading(path="index.html", weight=..., ...)}``.
+    """
+    if not paths:
+        raise ValueError("no page to read")
+    readings: dict[str, Reading] = {}
+    for start in range(0, len(paths), READERS):
+        readers = [_open_reader(browser, path) for path in paths[start : start + READERS]]
+        try:
+            _read_together(readers, site)
+        finally:
+            for reader in readers:
+                reader.context.close()
+                reader.reading.problems += reader.watch.problems
+                readings[reader.reading.path] = reader.reading
+    return readings
+
+
+def _open_reader(browser: Browser, path: str) -> _Reader:
+    watch = Watch()
+    context = browser.new_context(viewport=DESKTOP, color_scheme="light")  # type: ignore[arg-type]
+    watch.attach(context)
+    context.add_init_script(LIGHT_AT_FIRST)
+    reader = _Reader(Reading(path), context, context.new_page(), watch)
+    reader.page.on("requestfinished", reader.count)
+    return reader
+
+
+def _read_together(readers: list[_Reader], site: str) -> None:
+    """Load, weigh and check every reader's page in both themes; each step starts on all tabs first."""
+    options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
+    for reader in readers:
+        response = reader.page.goto(urljoin(site, reader.reading.path), wait_until="commit")
+        if response is None or not response.ok:
+            status = "no response" if response is None else f"HTTP {response.status}"
+            reader.reading.problems.append(f"{reader.reading.path}: {status}")
+    for reader in readers:
+        reader.page.wait_for_load_state("networkidle")
+        reader.reading.weight = sum(reader.sizes)
+        reader.page.remove_listener("requestfinished", reader.count)
+    for theme in THEMES:
+        if theme != THEMES[0]:
+            for reader in readers:
+                reader.page.evaluate(f"localStorage.setItem('theme', '{theme}')")
+                reader.page.reload(wait_until="commit")
+            for reader in readers:
+                reader.page.wait_for_load_state("load")
+        for reader in readers:
+            reader.reading.shown[theme] = reader.page.evaluate("document.body.dataset.theme")
+            reader.page.evaluate(_axe_script())
+            reader.page.evaluate(AXE_START, options)
+        for reader in readers:
+            found = reader.page.evaluate(AXE_RESULT)
+            reader.reading.violations[theme] = [_described(violation) for violation in found]
+
+
+def _described(violation: dict[str, Any]) -> str:
+    """Say what axe-core found: the rule, on how many nodes, and the first five of them."""
+    targets = "; ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
+    return f"{violation['id']} on {len(violation['nodes'])} nodes: {violation['help']} [{targets}]"
+
+
+@functools.cache
+def _axe_script() -> str:
+    """axe-core, as axe-playwright-python bundles it."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    return str(Axe().axe_script)
+
+
+@pytest.fixture(scope="session")
+def every_page(browser: Browser, site_as_published: str, site_pages: list[str]) -> dict[str, Reading]:
+    """Every page of the site read once, as published (:func:`read_every_page`), for the whole run."""
+    return read_every_page(browser, site_as_published, site_pages)
 
 
 @pytest.fixture

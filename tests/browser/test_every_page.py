@@ -9,18 +9,18 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
-WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+if TYPE_CHECKING:
+    from tests.browser.conftest import Reading
+
 MEDIAN_PAGE_LIMIT = 176_000  # bytes
-THEMES = ["light", "dark"]
+THEMES = ["light", "dark"]  # those that the every_page fixture reads each page in (conftest.py)
 
 
 def open_page(page: Page, url: str, wait_until: str = "load") -> None:
@@ -30,48 +30,30 @@ def open_page(page: Page, url: str, wait_until: str = "load") -> None:
 
 
 # -- Accessibility ---------------------------------------------------------------------------------
+#
+# Each page is read once, in a fresh context, by the ``every_page`` fixture (conftest.py): weighed
+# on its first load, then checked by axe-core in the light theme and, reloaded, in the dark one.
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_no_page_violates_wcag_21_aa(
-    page: Page, site_as_published: str, site_pages: list[str], theme: str
-) -> None:
-    # furo reads the reader's choice of theme from localStorage as each page starts.
-    page.context.add_init_script(f"localStorage.setItem('theme', '{theme}')")
-    axe = Axe()
-    options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
+def test_no_page_violates_wcag_21_aa(every_page: dict[str, Reading], theme: str) -> None:
     found: list[str] = []
-    for path in site_pages:
-        open_page(page, urljoin(site_as_published, path))
-        shown = page.evaluate("document.body.dataset.theme")
+    for path, reading in every_page.items():
+        found += reading.problems
+        shown = reading.shown.get(theme)
         assert shown == theme, f"{path}: furo shows the {shown} theme, not {theme}"
-        for violation in axe.run(page, options=options).response["violations"]:
-            targets = "; ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
-            found.append(
-                f"{path} ({theme}): {violation['id']} on {len(violation['nodes'])} nodes: "
-                f"{violation['help']} [{targets}]"
-            )
-    assert not found, f"{len(found)} axe-core violations:\n" + "\n".join(found)
+        found += [f"{path} ({theme}): {violation}" for violation in reading.violations[theme]]
+    assert not found, f"{len(found)} axe-core violations or page problems:\n" + "\n".join(found)
 
 
 # -- Weight ----------------------------------------------------------------------------------------
 
 
-def weigh(page: Page, url: str) -> int:
-    """Return the bytes of every response Chromium received to show ``url``, once the network is idle."""
-    sizes: list[int] = []
-    page.on("requestfinished", lambda request: sizes.append(max(0, request.sizes()["responseBodySize"])))
-    open_page(page, url, wait_until="networkidle")
-    return sum(sizes)
-
-
-def test_the_median_page_weighs_at_most_176_kb(
-    fresh_page: Callable[[], AbstractContextManager[Page]], site_as_published: str, site_pages: list[str]
-) -> None:
-    weights: dict[str, int] = {}
-    for path in site_pages:
-        with fresh_page() as page:  # an empty cache: each page as a first visit would load it
-            weights[path] = weigh(page, urljoin(site_as_published, path))
+def test_the_median_page_weighs_at_most_176_kb(every_page: dict[str, Reading]) -> None:
+    problems = [problem for reading in every_page.values() for problem in reading.problems]
+    assert not problems, "\n".join(problems)
+    weights = {path: reading.weight for path, reading in every_page.items()}
+    assert all(weights.values()), f"pages that weigh nothing: {[p for p, w in weights.items() if not w]}"
     median = statistics.median(weights.values())
     for path, weight in sorted(weights.items(), key=lambda item: -item[1]):
         print(f"{weight / 1000:9.1f} kB  {path}")

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, Response
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Response
 
 HTML = Path(os.environ.get("TCDOC_HTML", Path(__file__).resolve().parents[2] / "docs" / "_build" / "html"))
 SWITCH = "nav.tcdoc-language"
@@ -67,8 +67,9 @@ class Reader:
         assert not self.errors, "uncaught errors:\n" + "\n".join(self.errors)
 
 
-@pytest.fixture
-def reader(browser: Browser) -> Iterator[Reader]:
+@pytest.fixture(scope="module")
+def local_context(browser: Browser) -> Iterator[BrowserContext]:
+    """One desktop context for the module's tabs, which sends no request off this machine."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.route(
         "**/*",
@@ -77,9 +78,19 @@ def reader(browser: Browser) -> Iterator[Reader]:
         ),
     )
     try:
-        yield Reader(context.new_page())
+        yield context
     finally:
         context.close()
+
+
+@pytest.fixture
+def reader(local_context: BrowserContext) -> Iterator[Reader]:
+    """A new tab of that context for each test: what the tab saw is the test's alone."""
+    page = local_context.new_page()
+    try:
+        yield Reader(page)
+    finally:
+        page.close()
 
 
 def styled(page: Page) -> bool:

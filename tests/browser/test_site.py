@@ -167,15 +167,23 @@ def test_computation_times_pages_load_nothing_remote(page: Page, site: str, html
 # -- Every gallery page --------------------------------------------------------------------------
 
 
-def test_gallery_page_shows_its_output(
-    page: Page, site: str, gallery_page: str, gated: Callable[[str], bool]
+def test_gallery_page_shows_its_output_copies_its_code_and_downloads(
+    page: Page, site: str, html: Path, gallery_page: str, gated: Callable[[str], bool]
 ) -> None:
-    path = gallery_page
-    open_page(page, site, path)
+    """One load of each example page: its output, its copy buttons, then its downloads."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.rstrip("/"))
+    open_page(page, site, gallery_page)
+    check_output(page, gallery_page, gated(gallery_page))
+    check_copy_buttons(page, gallery_page)
+    check_downloads(page, html, gallery_page)
+
+
+def check_output(page: Page, path: str, gated: bool) -> None:
+    """The page shows code and its output; a GPU example not run here, a note and no output."""
     cells = page.locator(f"article {CODE_CELL}")
     assert cells.count() > 0, f"{path}: no code"
     outputs = page.locator(f"article :is({OUTPUT})")
-    if gated(path):
+    if gated:
         note = page.locator("article .admonition", has_text="CUDA")
         assert note.count() > 0, f"{path}: a GPU example not run here, with no note mentioning CUDA"
         assert outputs.count() == 0, f"{path}: a GPU example not run here shows output"
@@ -184,12 +192,9 @@ def test_gallery_page_shows_its_output(
         assert outputs.first.is_visible(), f"{path}: the output is not visible"
 
 
-def test_gallery_page_has_copy_buttons(page: Page, site: str, gallery_page: str) -> None:
-    path = gallery_page
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.rstrip("/"))
-    open_page(page, site, path)
+def check_copy_buttons(page: Page, path: str) -> None:
+    """Each code cell has one copy button, and the first one copies the cell's code."""
     cells = page.locator(f"article {CODE_CELL}")
-    assert cells.count() > 0, f"{path}: no code"
     for i in range(cells.count()):
         buttons = cells.nth(i).locator("button.copybtn").count()
         assert buttons == 1, f"{path}: code cell {i + 1} has {buttons} copy buttons, not one"
@@ -291,9 +296,8 @@ def test_copy_button_follows_the_dark_theme(page: Page, site: str) -> None:
     assert luminance(colour) < 0.2, f"{CLI}: in the dark theme the copy button is {colour}"
 
 
-def test_gallery_downloads_return_the_files(page: Page, site: str, html: Path, gallery_page: str) -> None:
-    path = gallery_page
-    open_page(page, site, path)
+def check_downloads(page: Page, html: Path, path: str) -> None:
+    """The page offers its .py, .ipynb and .zip, and each arrives whole (:func:`check_download`)."""
     links = page.locator(f"article {DOWNLOAD}")
     suffixes = sorted(Path(href).suffix for href in links.evaluate_all("ls => ls.map(l => l.href)"))
     assert suffixes == [".ipynb", ".py", ".zip"], f"{path}: download links for {suffixes}"
