@@ -432,11 +432,8 @@ def _print_answers(row: tcdoc.ProbeResult) -> None:
         print(f"  warns {warning}")
 
 
-INFERENCE_LIMITS = (
-    "outside inference mode, torch refuses in-place writes into an inference tensor "
-    "and saving one for backward"
-)
-"""What an inference tensor cannot do; tests/test_cli.py checks both refusals on this torch."""
+INFERENCE_LIMITS = "outside inference mode, autograd refuses to save an inference tensor for backward"
+"""What an inference tensor cannot do; tests/test_cli.py checks the refusal on this torch."""
 
 
 def _print_inference(row: tcdoc.ProbeResult, device: str) -> None:

@@ -234,8 +234,8 @@ def definitions() -> dict[str, str]:
     """
     writes = _(
         "what the in-place write {write} into y does: “refused” (torch raised and changed nothing), "
-        "“y only” (it changed y and left x as it was) or “y and x” (it changed x too); measured on a "
-        "fresh pair, with grad mode enabled."
+        "“y only” (it changed y and left x as it was) or “y and x” (it changed x too). “, raised” after "
+        "either means that torch raised after the write; measured on a fresh pair, with grad mode enabled."
     )
     return {
         "new_object": _("y is another Python object than x (“no”: y is x itself)."),
@@ -284,8 +284,13 @@ def module_definitions() -> dict[str, str]:
         "tensors": _(
             "how many tensors y has that x has too, matched by name; the counts below are of these."
         ),
-        "same_tensors": _("how many of them are x's own tensor objects (the same Python objects)."),
-        "shares_storage": _("how many of them share memory with x's tensor of the same name."),
+        "same_tensors": _(
+            "how many of them are x's own tensor objects (the same Python objects), "
+            "as x had them before the call."
+        ),
+        "shares_storage": _(
+            "how many of them share memory with x's tensor of the same name, as x had it before the call."
+        ),
         "requires_grad": _("how many of them require grad."),
         "with_grad": _("how many of them carry a .grad with the values that x's tensor of that name had."),
         "changes_source": _("the call changed x's own tensors: their dtype, device or memory."),
