@@ -90,7 +90,9 @@ def drop_unused_assets(
     for key in ("css_files", "script_files"):
         files = context.get(key)
         if isinstance(files, list):
-            context[key] = [asset for asset in files if _used(asset, body)]
+            # In place: the list is the builder's own, which a later handler's add_js_file() or
+            # add_css_file() for this page appends to (and which Sphinx restores after the page).
+            files[:] = [asset for asset in files if _used(asset, body)]
 
 
 def _used(asset: object, body: str) -> bool:
