@@ -31,7 +31,6 @@ from tcdoc._names import (
     is_not_applicable,
     reason,
 )
-from tcdoc._probe import inference_tensors
 
 __all__ = ["main"]
 
@@ -440,6 +439,8 @@ def _print_inference(row: tcdoc.ProbeResult, device: str) -> None:
     """Say where x or y is an inference tensor, and what that forbids: the answers above do not."""
     if row.not_run is not None:
         return
+    from tcdoc._probe import inference_tensors  # here: --help and a typo must not import torch
+
     source, result = inference_tensors(row.operation, row.scenario, device, row.grad_mode)
     named = [name for name, found in (("x", source), ("y", result)) if found]
     if named:
