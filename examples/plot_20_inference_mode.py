@@ -24,7 +24,6 @@ print(f"{features.is_inference() = }")
 print(f"{features.requires_grad = }")
 
 # sphinx_gallery_start_ignore
-import functools
 
 from tcdoc.claims import claim, raised
 
@@ -84,7 +83,7 @@ _REFUSED = "Inplace update to inference tensor outside InferenceMode"
 def _written_then_raised(write, target, source):
     """Tell whether ``write(target)`` changed ``source`` (``target`` or what it views), then raised."""
     before = source.clone()
-    error = raised(functools.partial(write, target))
+    error = raised(lambda w=write, t=target: w(t))
     return isinstance(error, RuntimeError) and _REFUSED in str(error) and not torch.equal(source, before)
 
 
@@ -118,7 +117,7 @@ def _in_place_not_refused_after_writing():
                 with torch.inference_mode():
                     x = torch.full((3,), 3.0)
                 with mode():
-                    message = str(raised(functools.partial(write, x if reach == "itself" else x[0:2])))
+                    message = str(raised(lambda w=write, t=(x if reach == "itself" else x[0:2]): w(t)))
                 if "make a clone" not in message:
                     wrong.append(f"the error of {name} on {reach} says {message!r}")
     # after an add_ that raised, x holds what add_ wrote; a clone of it takes the write
@@ -188,14 +187,14 @@ def _alias_writes_gone_wrong():
             for name, write in _ALIAS_WRITES.items():  # change x without an error
                 x, seen = _fresh_alias(alias)
                 with mode():
-                    error = raised(functools.partial(write, seen))
+                    error = raised(lambda w=write, t=seen: w(t))
                 if not seen.is_inference() or error is not None or torch.equal(x, torch.full((3,), 3.0)):
                     wrong.append(f"{name} through x.{alias} under {mode.__name__}: {error!r}, x is {x}")
             # assignment to [:] goes through silently on torch 2.13, and writes then raises on 2.4.1:
             # either way it changes x, as both sentences allow ("most of those operations", "such as")
             x, seen = _fresh_alias(alias)
             with mode():
-                raised(functools.partial(seen.__setitem__, slice(None), 5.0))
+                raised(lambda t=seen: t.__setitem__(slice(None), 5.0))
             if torch.equal(x, torch.full((3,), 3.0)):
                 wrong.append(f"[:] = ... through x.{alias} left x unchanged")
             # element or slice assignment through the alias, and every write through a view of it:
