@@ -318,8 +318,8 @@ class DefinitionsDirective(SphinxDirective):
         items = nodes.definition_list(classes=["tcdoc-definitions"])
         for field, label in labels.items():
             anchor = field_anchor(field, modules)
-            term = nodes.term(_(label), _(label))
-            item = nodes.definition_list_item("", term, ids=[anchor])
+            term = nodes.term(_(label), _(label), ids=[anchor])  # HTML writes a term's ids, not an item's
+            item = nodes.definition_list_item("", term)
             item += nodes.definition("", nodes.paragraph(words[field], words[field]))
             items += item
         return generated([items])
