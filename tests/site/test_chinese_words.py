@@ -89,6 +89,7 @@ ALLOWED = {
     "GitHub",
     "PyPI",
     "pip",
+    "install",  # "pip install tcdoc[plot]" in a page's description, where its code is plain text
     "matplotlib",
     "CPU",
     "GPU",
