@@ -15,7 +15,7 @@ from typing import cast
 import pytest
 from sphinx.application import Sphinx
 
-from tcdoc_site._assets import without_unused_token_styles
+from tcdoc_site._assets import shrink_image, without_unused_token_styles
 from tcdoc_site._code_links import with_attribute_candidates
 from tcdoc_site._search import repair_chinese_search
 from tcdoc_site._source_links import gallery_source
@@ -208,6 +208,54 @@ def test_a_rule_that_styles_a_used_token_among_others_stays() -> None:
 def test_rules_that_style_no_token_stay_whatever_is_used() -> None:
     css = ".highlight{background: #fff}.highlight pre{line-height: 1}.highlight td.linenos .special{color: x}"
     assert without_unused_token_styles(css, set()) == css
+
+
+def _plot(path: Path) -> None:
+    """Save a small plot like the examples' at ``path``: lines and text on a transparent background."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(3, 2), dpi=100)
+    axes.plot([0, 1, 2], [0, 1, 4], label="clone")
+    axes.plot([0, 1, 2], [1, 1, 1], label="detach")
+    axes.legend()
+    figure.savefig(path, transparent=True)
+    plt.close(figure)
+
+
+def test_a_picture_gets_a_palette_and_looks_the_same(tmp_path: Path) -> None:
+    from PIL import Image, ImageChops, ImageStat
+
+    path = tmp_path / "plot.png"
+    _plot(path)
+    before_bytes = path.stat().st_size
+    with Image.open(path) as image:
+        before = image.convert("RGBA")
+    assert shrink_image(path) is True
+    with Image.open(path) as image:
+        assert image.mode == "P"
+        after = image.convert("RGBA")
+    assert path.stat().st_size < before_bytes
+    for background in ((255, 255, 255, 255), (19, 19, 19, 255)):  # furo's light and dark pages
+        ground = Image.new("RGBA", before.size, background)
+        difference = ImageChops.difference(
+            Image.alpha_composite(ground, before).convert("RGB"),
+            Image.alpha_composite(ground, after).convert("RGB"),
+        )
+        assert max(ImageStat.Stat(difference).mean) < 3, "the picture changed to the eye"
+
+
+def test_a_picture_is_shrunk_once_and_always_to_the_same_bytes(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.png", tmp_path / "second.png"
+    _plot(first)
+    second.write_bytes(first.read_bytes())
+    assert shrink_image(first) and shrink_image(second)
+    assert first.read_bytes() == second.read_bytes()
+    shrunk = first.read_bytes()
+    assert shrink_image(first) is False
+    assert first.read_bytes() == shrunk
 
 
 # -- The Chinese edition's search ------------------------------------------------------------

@@ -117,6 +117,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _a11y.level_captions, priority=900)
     app.connect("html-page-context", _assets.drop_unused_assets)
     app.connect("html-page-context", _assets.load_images_lazily)
+    app.connect("build-finished", _assets.shrink_images)
     # After furo's build-finished handler (500), which writes pygments.css again on every build.
     app.connect("build-finished", _assets.rewrite_stylesheets, priority=900)
     app.add_search_language(_search.SearchChineseTerms)
