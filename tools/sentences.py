@@ -430,7 +430,7 @@ def _row(label: str, found: Figures) -> str:
     return f"{label:<48} {found.sentences:>9} {found.mean:>8.1f} {found.over:>7.0%} {found.longest:>7}"
 
 
-def table(pages: Sequence[Page], over: int, unit: str = "words") -> str:
+def table(pages: Sequence[Page], over: int, unit: str = "words", per_page: bool = True) -> str:
     """Return the table of ``pages``: a row per page, by section, each section's total, and the total.
 
     >>> page = Page("howto/which-copy.html", "howto", "en", (Sentence("A b c.", 3), Sentence("D.", 1)))
@@ -439,23 +439,20 @@ def table(pages: Sequence[Page], over: int, unit: str = "words") -> str:
     howto/which-copy.html                                    2      2.0     50%       3
     howto (1 page)                                           2      2.0     50%       3
     all (1 page)                                             2      2.0     50%       3
+
+    With ``per_page=False``, only the sections' totals and the total.
     """
-    header = f"{'page':<48} {'sentences':>9} {unit:>8} {f'over {over}':>7} {'longest':>7}"
-    lines = [header]
+    first = "page" if per_page else "section"
+    lines = [f"{first:<48} {'sentences':>9} {unit:>8} {f'over {over}':>7} {'longest':>7}"]
     for section in [*SECTIONS, "other"]:
         members = [page for page in pages if page.section == section]
         if not members:
             continue
-        lines.extend(_row(page.name, figures(page.sentences, over)) for page in members)
+        if per_page:
+            lines.extend(_row(page.name, figures(page.sentences, over)) for page in members)
         lines.append(_row(_count(section, members), figures(_all(members), over)))
     lines.append(_row(_count("all", pages), figures(_all(pages), over)))
     return "\n".join(lines)
-
-
-def summary(pages: Sequence[Page], over: int, unit: str = "words") -> str:
-    """Return the sections' totals and the total of ``pages``, without a row per page."""
-    totals = ("page ", *(f"{section} (" for section in [*SECTIONS, "other", "all"]))
-    return "\n".join(line for line in table(pages, over, unit).splitlines() if line.startswith(totals))
 
 
 def _count(label: str, pages: Sequence[Page]) -> str:
@@ -523,9 +520,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"Sentences of prose in {args.html}: words per sentence, share over {over} words, longest")
     print(table(english, over))
+    print(f"\nBy section:\n{table(english, over, per_page=False)}")
     if chinese:
         print(f"\nChinese edition ({CHINESE}/): characters per sentence, share over {CHINESE_OVER}, longest")
-        print(summary(chinese, CHINESE_OVER, "chars"))
+        print(table(chinese, CHINESE_OVER, "chars", per_page=False))
     if args.over is not None:
         print(f"\nSentences over {over} words, the longest first:")
         for page, sentence in long_sentences(english, over):
