@@ -231,8 +231,7 @@ def reproducible(session: nox.Session) -> None:
     """Build the site twice from scratch and fail if the HTML differs beyond timing fields.
 
     ``nox -s reproducible -- --first docs/_build/html`` takes the docs session's build as the first
-    of the two, and builds only once more (both need the same SOURCE_DATE_EPOCH). CI builds two
-    scratch copies: docs' build holds computation-times pages that a scratch copy's does not.
+    of the two, and builds only once more (both need the same SOURCE_DATE_EPOCH), as CI does.
     """
     install(session, "docs")
     session.run("python", "benchmarks/reproducible.py", *session.posargs)

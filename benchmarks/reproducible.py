@@ -1,18 +1,19 @@
 """Build the site twice from scratch and check that the HTML is identical.
 
 The only fields allowed to differ are sphinx-gallery's timings (each example's "Total running
-time" and the computation-times tables), which are normalised before comparing, and what the cost
-pages' examples print: measured times, and the sentences that tcdoc.bench.findings computes from
-them, which can come out otherwise on a busy machine (``benchmarks/cost_spread.py`` shows how
-often). Everything else on a cost page must match, and each of its outputs must have as many
-lines in both builds. Both builds use the same SOURCE_DATE_EPOCH (from the environment, or
+time"), which are normalised before comparing, and what the cost pages' examples print: measured
+times, and the sentences that tcdoc.bench.findings computes from them, which can come out otherwise
+on a busy machine (``benchmarks/cost_spread.py`` shows how often). Everything else on a cost page
+must match, and each of its outputs must have as many lines in both builds. The computation-times
+pages (``sg_execution_times.html``) hold nothing but timings and are not compared: sphinx-gallery
+writes the whole site's one at the end of a build, so a clean build has it or not depending on
+what the folder held before. Both builds use the same SOURCE_DATE_EPOCH (from the environment, or
 2026-01-01). Exits with status 1 and lists the files that differ.
 
 Run with ``nox -s reproducible``. ``--first docs/_build/html`` takes a clean build of this commit
 already made, with the same SOURCE_DATE_EPOCH, as the first of the two and builds only the second,
-in a scratch copy; the pages of the first build's other editions (``zh_CN/``) are left out, since
-the second has only the English one. (The docs session's build holds the computation-times pages,
-``sg_execution_times.html``, which a scratch copy's build does not write, so CI builds two copies.)
+in a scratch copy at another path; the pages of the first build's other editions (``zh_CN/``) are
+left out, since the second has only the English one. CI does this with the docs session's build.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ OUTPUT = re.compile(
     r'(<div class="sphx-glr-script-out[^>]*><div class="highlight"><pre>)(.*?)(</pre>)', re.DOTALL
 )
 
+# sphinx-gallery's computation-times pages: timings only, and the site's own one is written at the
+# end of a build, for the next build to show.
+COMPUTATION_TIMES = "sg_execution_times.html"
 # Timing fields that sphinx-gallery writes into pages; documented in the README as expected to vary.
 TIMINGS = [
     re.compile(r"\d+ minutes? [\d.]+ seconds?"),  # "Total running time of the script: ..."
@@ -64,9 +68,12 @@ def compared(html: Path, page: Path) -> str:
 
 
 def english_pages(html: Path) -> list[Path]:
-    """Return the English edition's pages of a built site, relative to it (``index.html``, ...)."""
+    """Return the English edition's pages of a built site, relative to it (``index.html``, ...).
+
+    The computation-times pages are left out: they hold only timings.
+    """
     pages = (path.relative_to(html) for path in html.rglob("*.html"))
-    return sorted(page for page in pages if page.parts[0] not in EDITIONS)
+    return sorted(page for page in pages if page.parts[0] not in EDITIONS and page.name != COMPUTATION_TIMES)
 
 
 def differing(first: Path, second: Path) -> list[Path] | None:

@@ -79,3 +79,14 @@ def test_another_editions_pages_are_left_out_of_the_comparison(
     assert reproducible.differing(first, second) == [OTHER_PAGE]
     page(second, Path("extra.html"), "")
     assert reproducible.differing(first, second) is None
+
+
+def test_the_computation_times_pages_are_left_out(reproducible: ModuleType, tmp_path: Path) -> None:
+    """A clean build may or may not hold the site's computation-times page: it is timings only."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for html in (first, second):
+        page(html, OTHER_PAGE, "x.clone() is a new tensor\n")
+    page(first, Path("sg_execution_times.html"), "00:12.345\n")
+    page(first, Path("auto_examples/sg_execution_times.html"), "00:12.345\n")
+    page(second, Path("auto_examples/sg_execution_times.html"), "00:03.210 and another row\n")
+    assert reproducible.differing(first, second) == []
