@@ -355,14 +355,14 @@ class ScaledTensor(torch.nn.Module):
 
 
 def _trained_once(keep: str) -> ScaledTensor:
-    """A ``ScaledTensor`` after one forward and backward pass."""
+    """Make a ``ScaledTensor`` and run one forward and backward pass through it."""
     module = ScaledTensor(keep)
     backward(module(torch.ones(3)).sum())
     return module
 
 
 def module_with_non_leaf(matrix: Matrix) -> None:
-    """The module that keeps a recorded tensor fails to copy; keeping a detached copy fixes it, and it trains."""
+    """Check that keeping a recorded tensor fails and keeping its detached copy copies and trains."""
     broken = ScaledTensor("attached")
     broken(torch.ones(3))
     raises(lambda: copy.deepcopy(broken))
@@ -380,7 +380,7 @@ def module_with_non_leaf(matrix: Matrix) -> None:
 
 
 def module_computed_detached_stops_training(matrix: Matrix) -> None:
-    """Computing with ``self.weight.detach() * 2`` copies, and leaves the weight without a gradient."""
+    """Check that computing with ``self.weight.detach() * 2`` copies and gives the weight no gradient."""
     module = _trained_once("computed detached")
     does_not_raise(lambda: copy.deepcopy(module))
     expect(module.weight.grad is None, f"the weight got a gradient: {module.weight.grad}")

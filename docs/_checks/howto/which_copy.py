@@ -109,7 +109,9 @@ def _deepcopy_refuses_recorded_in_structures(matrix: Matrix) -> None:
     loss = logits.pow(2).mean()
     recorded = {"loss": loss, "logits": logits}
     raises_saying(lambda: copy.deepcopy(recorded), "Only Tensors created explicitly by the user")
-    raises_saying(lambda: copy.deepcopy([loss.detach(), logits]), "Only Tensors created explicitly by the user")
+    raises_saying(
+        lambda: copy.deepcopy([loss.detach(), logits]), "Only Tensors created explicitly by the user"
+    )
     state = copy.deepcopy(model.state_dict())  # after a forward pass: its tensors are detached
     expect(not shares_memory(state["weight"], model.weight), "the copied state_dict shares the weight")
     by_tensor = {name: tensor.detach().clone() for name, tensor in recorded.items()}
