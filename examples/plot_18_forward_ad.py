@@ -177,7 +177,9 @@ claim(
 claim(
     "A lost tangent gives a wrong derivative: along `direction` (ones), the tangent of `x * x` is "
     "`2 * x`, but `x.detach() * x` has only `x`",
-    torch.equal(direction, torch.ones(3)) and torch.allclose(_right, 2 * primal) and torch.allclose(_wrong, primal),
+    torch.equal(direction, torch.ones(3))
+    and torch.allclose(_right, 2 * primal)
+    and torch.allclose(_wrong, primal),
     f"x * x has the tangent {_right}, x.detach() * x has {_wrong}",
 )
 # sphinx_gallery_end_ignore

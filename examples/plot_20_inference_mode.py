@@ -374,5 +374,5 @@ claim(
 print(tcdoc.environment())
 
 # %%
-# Every copy method on an inference tensor is in the :doc:`/reference/matrix` (the
+# Every copy method on an inference tensor is in :doc:`/reference/matrix` (the
 # ``inference`` column), and :doc:`/explanation/special-tensors` has the other special tensors.
