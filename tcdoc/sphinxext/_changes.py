@@ -375,7 +375,7 @@ class ChangesDirective(SphinxDirective):
         ] = {}
         for (index, operation, field, before, after, scenario), (modes, cells) in by_scenario.items():
             row_key = (index, operation, field, before, after, tuple(modes))
-            scenarios, _modes, _cells = rows.setdefault(row_key, ([], modes, cells))
+            scenarios, _same_modes, _cells = rows.setdefault(row_key, ([], modes, cells))
             scenarios.append(scenario)
         for (index, operation, field, _before, _after, _key), (scenarios, modes, cells) in rows.items():
             step = steps[index][0]
