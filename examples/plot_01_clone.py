@@ -70,7 +70,7 @@ print(f"{y is x = }")
 
 # %%
 # 2. Does ``y`` have metadata of its own? It is not a leaf: it was made by an operation that
-# autograd recorded, and ``grad_fn`` is the node for that operation.
+#    autograd recorded, and ``grad_fn`` is the node for that operation.
 print(f"{y.requires_grad = }")
 print(f"{y.is_leaf = }")
 print(f"{y.grad_fn.name() = }")
@@ -88,7 +88,7 @@ print(f"{y[0, 0].item() = }")
 
 # %%
 # 4. Is the autograd history kept? Back-propagate through ``y`` and look at ``x.grad``:
-# the gradient of ``(3 * y).sum()`` reached ``x``.
+#    the gradient of ``(3 * y).sum()`` reached ``x``.
 (3 * y).sum().backward()
 print(f"{x.grad = }")
 

@@ -125,8 +125,8 @@ print(y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
 
 # %%
 # 4. No history back to ``x``: ``y`` is a leaf, so gradients stop at ``y``. Look at the
-# values, though: a deep copy starts out with a copy of the old ``.grad``, and the backward
-# pass adds its gradient, 2, to it, so ``y.grad`` holds 3s, not 2s.
+#    values, though: a deep copy starts out with a copy of the old ``.grad``, and the backward
+#    pass adds its gradient, 2, to it, so ``y.grad`` holds 3s, not 2s.
 (2 * y).sum().backward()
 print(f"{y.grad = }")
 

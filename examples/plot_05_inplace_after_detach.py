@@ -1,5 +1,5 @@
-"""Changing a detached tensor in place breaks ``backward()``
-=========================================================
+"""When changing a detached tensor in place breaks ``backward()``
+==============================================================
 
 ``detach()`` does not copy: the detached tensor looks at the same memory as its source. If
 autograd kept that source to compute gradients later, an in-place change made through the

@@ -1,5 +1,5 @@
-"""Inference-mode tensors: ``detach()`` keeps the mark, ``clone()`` removes it
-===========================================================================
+"""Inference tensors: ``detach()`` keeps the mark, ``clone()`` outside inference mode drops it
+===========================================================================================
 
 Running a frozen network under :class:`torch.inference_mode` computes features without
 autograd recording anything. The features it computes are *inference tensors*, and
@@ -294,8 +294,8 @@ for name, candidate in [("detach()", features.detach()), ("clone()", features.cl
     print(f"{name:10} keeps_inference={report.keeps_inference}  shares_storage={report.shares_storage}")
 
 # %%
-# ``clone()`` gives an ordinary tensor
-# ------------------------------------
+# ``clone()`` outside inference mode gives an ordinary tensor
+# -----------------------------------------------------------
 # A clone made outside inference mode is an ordinary tensor with memory of its own, and the
 # head trains on it.
 usable = features.clone()
@@ -374,5 +374,5 @@ claim(
 print(tcdoc.environment())
 
 # %%
-# Every copy method on an inference tensor is in the :doc:`/reference/matrix` (the
+# Every copy method on an inference tensor is in :doc:`/reference/matrix` (the
 # ``inference`` column), and :doc:`/explanation/special-tensors` has the other special tensors.

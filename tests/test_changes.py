@@ -293,6 +293,50 @@ def test_a_changed_snapshot_changes_the_page(
     assert 0 < len(marked(app)) <= len(fields)
 
 
+def test_a_row_of_changes_stands_for_as_many_cells_as_its_release_counts(
+    make_app: Callable[..., SphinxTestApp], rootdir: Path, tmp_path: Path, small: tcdoc.Matrix
+) -> None:
+    """A change on one kind of x in one grad mode and on another in all three is not 2 x 3 cells."""
+    srcdir = tmp_path / "changes"
+    shutil.copytree(rootdir / "test-changes", srcdir)
+    folder = srcdir / "_snapshots"
+    write(folder, snapshot(relabelled(small, "2.1.0")))
+    # torch 2.2.0 warned, in torch.tensor(x), as new_tensor does: for a leaf under no_grad only, and
+    # for a non-leaf in every grad mode. The warnings' words are the same for both kinds of x.
+    changed = swapped(
+        small,
+        ("torch_tensor", "leaf_requires_grad", "no_grad"),
+        ("new_tensor", "leaf_requires_grad", "no_grad"),
+        "warnings",
+    )
+    for mode in tcdoc.GRAD_MODES:
+        changed = swapped(
+            changed, ("torch_tensor", "non_leaf", mode), ("new_tensor", "non_leaf", mode), "warnings"
+        )
+    write(folder, snapshot(relabelled(changed, "2.2.0")))
+    app = build(make_app, srcdir, fresh=True)
+    doctree = app.env.get_doctree("index")
+    (releases,) = [table for table in doctree.findall(nodes.table) if "tcdoc-releases" in table["classes"]]
+    counts = {
+        row[0]: row[4]
+        for row in (
+            [entry.astext() for entry in row.findall(nodes.entry)] for row in releases.findall(nodes.row)
+        )
+    }
+    table = sections(app)["warnings"].next_node(nodes.table)
+    assert table is not None
+    rows = [[entry.astext() for entry in row.findall(nodes.entry)] for row in table.findall(nodes.row)][1:]
+    shown = [row for row in rows if row[0] == "2.2.0 (after 2.1.0)"]
+    cells = sum(
+        len(row[2].split(", ")) * (3 if row[3] == "all three" else len(row[3].split(", "))) for row in shown
+    )
+    assert counts["2.2.0"] == str(cells) == "4", (counts, shown)
+    modes = {row[2]: row[3] for row in shown}
+    assert sorted(modes) == ["leaf_requires_grad", "non_leaf"], shown
+    assert modes["non_leaf"] == "all three"
+    assert modes["leaf_requires_grad"] not in ("all three", ""), modes
+
+
 def test_the_committed_snapshots_are_read_and_named_by_their_release() -> None:
     paths = sorted((ROOT / "docs" / "_snapshots").glob("*.json"))
     assert paths, "no snapshot in docs/_snapshots"

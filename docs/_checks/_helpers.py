@@ -60,6 +60,7 @@ __all__ = [
     "inference_not_saved",
     "inference_tensor_has_no_counter",
     "keep_a_copy_first",
+    "module_computed_detached_stops_training",
     "module_deepcopy_drops_grads",
     "module_row",
     "module_to_is_in_place",
@@ -332,27 +333,58 @@ def deepcopy_refuses_non_leaf(matrix: Matrix) -> None:
 
 
 class ScaledTensor(torch.nn.Module):
-    def __init__(self, detach: bool) -> None:
+    """The deepcopy page's module: it keeps ``weight * 2`` from its last forward pass.
+
+    ``keep``: ``"attached"`` keeps the recorded product (deepcopy refuses it), ``"detached copy"``
+    keeps its detached copy and computes with the product itself (the page's fix), and
+    ``"computed detached"`` computes with ``self.weight.detach() * 2`` (copyable, and the weight no
+    longer trains).
+    """
+
+    def __init__(self, keep: str) -> None:
         super().__init__()
         self.weight = torch.nn.Parameter(torch.ones(3))
-        self.detach = detach
+        self.bias = torch.nn.Parameter(torch.zeros(3))
+        self.keep = keep
 
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
-        self.scale = (self.weight.detach() if self.detach else self.weight) * 2
-        return inputs * self.scale
+        weight = self.weight.detach() if self.keep == "computed detached" else self.weight
+        scale = weight * 2
+        self.scale = scale.detach() if self.keep == "detached copy" else scale
+        return inputs * scale + self.bias
+
+
+def _trained_once(keep: str) -> ScaledTensor:
+    """Make a ``ScaledTensor`` and run one forward and backward pass through it."""
+    module = ScaledTensor(keep)
+    backward(module(torch.ones(3)).sum())
+    return module
 
 
 def module_with_non_leaf(matrix: Matrix) -> None:
-    broken, fixed = ScaledTensor(detach=False), ScaledTensor(detach=True)
+    """Check that keeping a recorded tensor fails and keeping its detached copy copies and trains."""
+    broken = ScaledTensor("attached")
     broken(torch.ones(3))
-    fixed(torch.ones(3))
     raises(lambda: copy.deepcopy(broken))
+    fixed = _trained_once("detached copy")
     does_not_raise(lambda: copy.deepcopy(fixed))
+    trained = fixed.weight.grad is not None and fixed.bias.grad is not None
+    expect(trained, "the fixed module's weight got no gradient")
+    twin = copy.deepcopy(fixed)
+    expect(not shares_memory(twin.scale, fixed.scale), "the copy's kept tensor shares the original's memory")
     for mode in (torch.no_grad, torch.inference_mode):  # the same forward pass, not recorded
-        unrecorded = ScaledTensor(detach=False)
+        unrecorded = ScaledTensor("attached")
         with mode():
             unrecorded(torch.ones(3))
         does_not_raise(functools.partial(copy.deepcopy, unrecorded))
+
+
+def module_computed_detached_stops_training(matrix: Matrix) -> None:
+    """Check that computing with ``self.weight.detach() * 2`` copies and gives the weight no gradient."""
+    module = _trained_once("computed detached")
+    does_not_raise(lambda: copy.deepcopy(module))
+    expect(module.weight.grad is None, f"the weight got a gradient: {module.weight.grad}")
+    expect(module.bias.grad is not None, "the bias got no gradient either: nothing trained")
 
 
 def aliasing_within_one_call(matrix: Matrix) -> None:

@@ -4,7 +4,7 @@
 The tables on this site are measured while it is built. On a machine with CUDA, the same
 probe adds the operations that need a GPU (``x.cuda()`` and ``x.to("cuda")``) and a source
 tensor that starts on the GPU. This page runs them, so that you can compare the answers with
-the CPU ones in the :doc:`/reference/matrix`.
+the CPU ones in :doc:`/reference/matrix`.
 """
 
 # %%
@@ -54,5 +54,5 @@ for name in ["clone", "detach", "deepcopy", "detach_clone"]:
 status = main(["matrix", *options])
 
 # %%
-# Next: the :doc:`/reference/cli` describes the command, and the :doc:`/reference/matrix`
+# Next: :doc:`/reference/cli` describes the command, and :doc:`/reference/matrix`
 # holds the CPU answers for every operation.

@@ -353,7 +353,11 @@ class ChangesDirective(SphinxDirective):
         table = make_table(header, [], ["tcdoc-changes"])
         body = table.next_node(nodes.tbody)
         assert isinstance(body, nodes.tbody)
-        rows: dict[tuple[int, str, str, str, str], tuple[list[str], list[str | None], list[nodes.entry]]] = {}
+        # First the grad modes of each kind of x, then the kinds of x that changed in the same modes:
+        # a row's kinds of x times its grad modes are exactly the cells it stands for, as counted above.
+        by_scenario: dict[
+            tuple[int, str, str, str, str, str], tuple[list[str | None], list[nodes.entry]]
+        ] = {}
         for index, (step, changes) in enumerate(steps):
             for change in changes:
                 cells = [
@@ -361,13 +365,19 @@ class ChangesDirective(SphinxDirective):
                     _cell(_row(step.new, change), change.field),
                 ]
                 texts = ("", "") if compact else (cells[0].astext(), cells[1].astext())
-                key = (index, change.operation, change.field, *texts)
-                scenarios, modes, _cells = rows.setdefault(key, ([], [], cells))
-                if change.scenario not in scenarios:
-                    scenarios.append(change.scenario)
+                key = (index, change.operation, change.field, *texts, change.scenario)
+                modes, _cells = by_scenario.setdefault(key, ([], cells))
                 if change.grad_mode not in modes:
                     modes.append(change.grad_mode)
-        for (index, operation, field, _before, _after), (scenarios, modes, cells) in rows.items():
+        rows: dict[
+            tuple[int, str, str, str, str, tuple[str | None, ...]],
+            tuple[list[str], list[str | None], list[nodes.entry]],
+        ] = {}
+        for (index, operation, field, before, after, scenario), (modes, cells) in by_scenario.items():
+            row_key = (index, operation, field, before, after, tuple(modes))
+            scenarios, _same_modes, _cells = rows.setdefault(row_key, ([], modes, cells))
+            scenarios.append(scenario)
+        for (index, operation, field, _before, _after, _key), (scenarios, modes, cells) in rows.items():
             step = steps[index][0]
             row = nodes.row()
             shown = nodes.paragraph()

@@ -94,3 +94,35 @@ def test_chinese_sentences_end_in_chinese_punctuation(page: Path) -> None:
     assert not found, (
         f"zh_CN/{page.relative_to(CHINESE)}: ASCII punctuation after Chinese text:\n" + "\n".join(found)
     )
+
+
+# A space between two Chinese characters (or Chinese punctuation), in prose: a translation that
+# kept the space an English sentence has around a link or an emphasis whose words are Chinese.
+CJK = rf"[{HAN}\u3001-\u303f\uff01-\uff1f]"
+SPACED = re.compile(rf"{CJK}[ \t\u00a0]+{CJK}")
+
+
+def spaces_between_chinese(page: Path) -> list[str]:
+    """Return each place on ``page`` where a space stands between two Chinese characters."""
+    parser = _Prose()
+    parser.feed(page.read_text(encoding="utf-8"))
+    text = "".join(parser.parts)
+    return [text[max(0, m.start() - 15) : m.end() + 15].replace("\n", " ") for m in SPACED.finditer(text)]
+
+
+def test_the_scan_finds_a_space_between_chinese_characters(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        "<p>参见 <a href='x.html'>属性矩阵</a> 一节。</p><p>返回 <code>x</code> 本身。</p>"
+        "<p>见<a>属性</a>。</p>",
+        encoding="utf-8",
+    )
+    assert len(spaces_between_chinese(page)) == 2
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(CHINESE)) for p in PAGES])
+def test_no_space_between_chinese_characters(page: Path) -> None:
+    found = spaces_between_chinese(page)
+    assert not found, f"zh_CN/{page.relative_to(CHINESE)}: a space between Chinese characters:\n" + "\n".join(
+        found
+    )

@@ -115,6 +115,30 @@ def test_a_downloaded_notebook_starts_by_installing_tcdoc(notebook: Path) -> Non
     assert "download.pytorch.org/whl/cpu" in source  # how to get the CPU build of torch
 
 
+SPHINX_ROLE = re.compile(r":(?:py:)?[a-z]+:`[^`]+`|`sphx_glr_[\w.]+`")
+
+
+@pytest.mark.parametrize("notebook", notebooks(), ids=lambda p: p.stem)
+def test_a_downloaded_notebook_reads_without_sphinx_roles(notebook: Path) -> None:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    assert not SPHINX_ROLE.findall(text), f"{notebook.name}: {SPHINX_ROLE.findall(text)}"
+    (source,) = (ROOT / "examples").rglob(notebook.with_suffix(".py").name)
+    if ":doc:`" in source.read_text(encoding="utf-8"):  # each page it names is a whole address
+        assert re.search(r"\]\(https?://[^)]+\.html(#[^)]*)?\)", text), f"{notebook.name} links to no page"
+
+
+def test_a_downloaded_script_reads_without_sphinx_roles() -> None:
+    scripts = sorted((HTML / "_downloads").rglob("*.py"))
+    assert scripts
+    for script in scripts:
+        comments = [
+            line for line in script.read_text(encoding="utf-8").splitlines() if line.lstrip().startswith("#")
+        ]
+        found = [line for line in comments if SPHINX_ROLE.search(line)]
+        assert not found, f"{script.name}: {found}"
+
+
 # -- Links in example code ---------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from _checks._helpers import (
     deepcopy_refuses_non_leaf,
     does_not_raise,
     each_measured,
+    module_computed_detached_stops_training,
     module_with_non_leaf,
     no_grad_product_is_a_copyable_leaf,
     parameter_deepcopy_drops,
@@ -164,9 +165,13 @@ CLAIMS = [
     Claim(
         "module-fix",
         module_with_non_leaf,
-        words="Keeping `self.weight.detach() * 2`, or not keeping the tensor at all, makes the module "
-        "copyable again",
-        covers=IN_WORDS,
+        words="The module copies, and its weight still gets a gradient",
+    ),
+    Claim(
+        "module-fix-detached-stops-training",
+        module_computed_detached_stops_training,
+        words="Computing with `self.weight.detach() * 2` would also make it copyable, but the weight would "
+        "silently stop training: its `.grad` stays `None`",
     ),
     Claim(
         "weight-norm",

@@ -18,6 +18,7 @@ from _checks._helpers import (
     each_measured,
     float_returns_float32_x,
     in_place_through_float,
+    module_computed_detached_stops_training,
     module_with_non_leaf,
     numpy_round_trip_shares,
     optimizer_state_dict_references,
@@ -100,6 +101,28 @@ def _deepcopy_optimizer_steps_copies(matrix: Matrix) -> None:
     expect(torch.equal(model.weight.detach(), before), "the copied optimizer's step changed the model")
     optimizer.step()
     expect(not torch.equal(model.weight.detach(), before), "the optimizer itself did not step the model")
+
+
+def _deepcopy_refuses_recorded_in_structures(matrix: Matrix) -> None:
+    model = torch.nn.Linear(2, 3)
+    logits = model(torch.ones(4, 2))
+    loss = logits.pow(2).mean()
+    recorded = {"loss": loss, "logits": logits}
+    raises_saying(lambda: copy.deepcopy(recorded), "Only Tensors created explicitly by the user")
+    raises_saying(
+        lambda: copy.deepcopy([loss.detach(), logits]), "Only Tensors created explicitly by the user"
+    )
+    state = copy.deepcopy(model.state_dict())  # after a forward pass: its tensors are detached
+    expect(not shares_memory(state["weight"], model.weight), "the copied state_dict shares the weight")
+    by_tensor = {name: tensor.detach().clone() for name, tensor in recorded.items()}
+    kept = all(torch.equal(by_tensor[name], tensor) for name, tensor in recorded.items())
+    apart = not any(shares_memory(by_tensor[name], tensor) for name, tensor in recorded.items())
+    expect(kept and apart, "copying tensor by tensor did not give separate equal tensors")
+
+
+def _detached_compute_stops_training(matrix: Matrix) -> None:
+    module_computed_detached_stops_training(matrix)
+    module_with_non_leaf(matrix)  # and the fix of the line before it trains
 
 
 def _target_fills_its_grad(matrix: Matrix) -> None:
@@ -257,6 +280,13 @@ CLAIMS = [
         covers=IN_WORDS,
     ),
     Claim(
+        "deepcopy-refuses-recorded-in-structures",
+        _deepcopy_refuses_recorded_in_structures,
+        words="For another structure of tensors, deepcopy refuses a tensor that autograd recorded, such as a "
+        "loss or logits",
+        covers=IN_WORDS,
+    ),
+    Claim(
         "detach-copies-nothing",
         _detach_copies_nothing_follows_x,
         words="it copies nothing, so an in-place write into the memory of `x` (an optimizer's step, "
@@ -359,6 +389,11 @@ CLAIMS = [
         'created explicitly by the user", and a forward pass run with gradients enabled that '
         "stores `self.something = self.weight * 2` leaves one on the module",
         covers=IN_WORDS,
+    ),
+    Claim(
+        "detached-compute-stops-training",
+        _detached_compute_stops_training,
+        words="Computing with the detached copy instead stops the weight from training",
     ),
     Claim(
         "slice-clone",

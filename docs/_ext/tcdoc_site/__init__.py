@@ -19,6 +19,8 @@ does not ship it. ``docs/conf.py`` puts ``docs/_ext`` on ``sys.path`` and lists
 - furo's "view" and "edit" buttons of a gallery page, pointed at its example script
   (``_source_links``), and a sitemap that lists every page after an incremental build too
   (``_sitemap``);
+- the examples' downloads (notebooks, scripts and their zips) without Sphinx roles in their text:
+  links to the site's pages and names in backquotes instead (``_downloads``);
 - a copy button on each block of highlighted code (``_assets``, ``_static/tcdoc-copy.js``);
 - markup that passes the WCAG 2.1 A/AA rules of axe-core (``_a11y``, ``_static/tcdoc-a11y.js``),
   pictures that load lazily, on each page only the sphinx-gallery files that the page uses, and
@@ -55,6 +57,7 @@ from tcdoc_site import (
     _assets,
     _catalog,
     _code_links,
+    _downloads,
     _figures,
     _gallery_guard,
     _gallery_words,
@@ -136,6 +139,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Last, after every handler that reads or rewrites the built pages: translate_theme_labels
     # (500) and rewrite_stylesheets (900) could no longer read the 404 page inside its shell.
     app.connect("build-finished", _notfound.wrap_page, priority=950)
+    app.connect("build-finished", _downloads.rewrite_downloads)
     _lookup.add_lookup(app)  # the lookup page's data, written after the build (its own events)
     return {
         "version": tcdoc.__version__,

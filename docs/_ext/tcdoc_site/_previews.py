@@ -57,7 +57,15 @@ def shorten(text: str, limit: int = LIMIT) -> str:
     'Three ways to copy.'
     >>> shorten("no break in these words at all", 12)
     'no break...'
+    >>> shorten("一二，三四五，六七八九", 7)
+    '一二……'
     """
+    shortened = _shorten(text, limit)
+    # An ellipsis in place of a clause's comma is one character longer in Chinese: cut earlier.
+    return shortened if len(shortened) <= limit else _shorten(text, limit - 1)
+
+
+def _shorten(text: str, limit: int) -> str:
     if len(text) > limit:
         ends = [found.start() for found in _BREAKS.finditer(text) if found.start() <= limit]
         text = text[: ends[-1]].rstrip() if ends else text[: limit - 3].rsplit(" ", 1)[0] + "..."
