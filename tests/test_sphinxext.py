@@ -712,7 +712,8 @@ def test_a_very_long_message_is_cut_at_a_sentence_and_says_so(
     page = "X\n=\n\n.. tcdoc-matrix::\n   :operations: view\n   :scenarios: sparse\n"
     assert build(make_app, tmp_path / "long", page) == ""
     html = built_html(tmp_path / "long")
-    assert f"({len(str(error))} characters in all; the JSON of tcdoc matrix has the whole message)" in html
+    # No count of the characters left out: it would depend on where torch is installed.
+    assert "[…] (cut here; the JSON of tcdoc matrix has the whole message)" in html
     (shown,) = re.findall(r'raises <code class="tcdoc-message[^"]*">([^<]*)</code>', html)
     # The start of the message as torch wrote it (apostrophes, quotes and all), to a sentence's end.
     kept = html_module.unescape(shown)

@@ -225,8 +225,13 @@ def run(
 
 
 def clean_env() -> dict[str, str]:
-    """Return this process's environment without the variables that point Python at other packages."""
-    dropped = {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PYTHONUSERBASE"}
+    """Return this process's environment without the variables that point Python at other packages.
+
+    ``TMPDIR`` goes too: nox sets it to the session's folder, deep inside the checkout, where a
+    reader's machine has its usual temporary folder. (A queue of ``torch.multiprocessing`` makes a
+    socket there, whose path the system keeps under 108 bytes.)
+    """
+    dropped = {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PYTHONUSERBASE", "TMPDIR"}
     return {k: v for k, v in os.environ.items() if k not in dropped}
 
 
