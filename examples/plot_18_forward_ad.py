@@ -153,9 +153,10 @@ claim(
 # %%
 # Other copies lose it silently
 # ------------------------------
-# :func:`copy.deepcopy` and ``.data`` drop the tangent too, and raise no error. A lost
-# tangent gives a wrong derivative: along ``direction`` (ones), the tangent of ``x * x`` is
-# ``2 * x``, but ``x.detach() * x`` has only ``x``.
+# Here ``primal`` does not require grad. :func:`copy.deepcopy` and ``.data`` then drop the
+# tangent too, and raise no error. A lost tangent gives a wrong derivative: along
+# ``direction`` (ones), the tangent of ``x * x`` is ``2 * x``, but ``x.detach() * x`` has
+# only ``x``.
 import copy
 
 with fwAD.dual_level():
@@ -170,8 +171,8 @@ print(f"{primal = }")
 _right = _tangent_of(lambda t: t * t)  # d(x * x) = 2x along the ones
 _wrong = _tangent_of(lambda t: t.detach() * t)
 claim(
-    "{func}`copy.deepcopy` and `.data` drop the tangent too, and raise no error",
-    _tangent_of(copy.deepcopy) is None and _tangent_of(lambda t: t.data) is None,
+    "{func}`copy.deepcopy` and `.data` then drop the tangent too, and raise no error",
+    not primal.requires_grad and _tangent_of(copy.deepcopy) is None and _tangent_of(lambda t: t.data) is None,
     "copy.deepcopy or .data kept the tangent",
 )
 claim(

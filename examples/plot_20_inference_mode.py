@@ -3,8 +3,8 @@
 
 Running a frozen network under :class:`torch.inference_mode` computes features without
 autograd recording anything. The features it computes are *inference tensors*, and
-they carry that mark with them. Train a small model on top of such
-features and the first step stops with an error. This example runs into the error, tries
+they carry that mark with them. Feed them to a linear layer that
+trains, and its first forward pass stops with an error. This example runs into the error, tries
 the copy people reach for first, and ends with the copy that works.
 """
 
@@ -240,7 +240,7 @@ _not_saved = isinstance(_refused, RuntimeError) and "Inference tensors cannot be
     _refused
 )
 claim(
-    "Train a small model on top of such features and the first step stops with an error",
+    "Feed them to a linear layer that trains, and its first forward pass stops with an error",
     _not_saved,
     f"head(features) gave {_refused!r}",
 )

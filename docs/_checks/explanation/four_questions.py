@@ -259,8 +259,8 @@ CLAIMS = [
     Claim(
         "data-and-copy-escape",
         _data_and_copy_escape,
-        words="`x.data` and `copy.copy(x)` share the memory without the counter, which is why in-place "
-        "changes through them escape autograd's checks",
+        words="`x.data` and `copy.copy(x)` share the memory without the counter, so autograd's version "
+        "check misses an in-place change made through them",
     ),
     Only(
         "shares-both-in-the-registry",
