@@ -232,3 +232,7 @@ ogp_social_cards = {"enable": False}  # cards are drawn with matplotlib at build
 # A thumbnail shows at most 160 x 112 CSS pixels: twice that is sharp on a high-density screen,
 # and weighs less than sphinx-gallery's default of 400 x 280.
 sphinx_gallery_conf["thumbnail_size"] = (320, 224)
+
+# sphinx-gallery writes no computation-times pages when SOURCE_DATE_EPOCH is set (CI sets it for
+# reproducible builds); the site keeps them, and nox -s reproducible leaves them out of its comparison.
+sphinx_gallery_conf["write_computation_times"] = True
