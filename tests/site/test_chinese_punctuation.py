@@ -66,11 +66,16 @@ class _Prose(HTMLParser):
             self.parts.append(data)
 
 
-def ascii_punctuation(page: Path) -> list[str]:
-    """Return each place on ``page`` where ASCII punctuation ends Chinese text, with its context."""
+def prose(page: Path) -> str:
+    """Return the prose of ``page``: its text outside code blocks, inline code marked by ``CODE``."""
     parser = _Prose()
     parser.feed(page.read_text(encoding="utf-8"))
-    text = "".join(parser.parts)
+    return "".join(parser.parts)
+
+
+def ascii_punctuation(page: Path) -> list[str]:
+    """Return each place on ``page`` where ASCII punctuation ends Chinese text, with its context."""
+    text = prose(page)
     found = [*AFTER_HAN.finditer(text), *AFTER_CODE.finditer(text)]
     return [text[max(0, m.end() - 40) : m.end() + 5].replace(CODE, "`…`").replace("\n", " ") for m in found]
 
@@ -104,9 +109,7 @@ SPACED = re.compile(rf"{CJK}[ \t\u00a0]+{CJK}")
 
 def spaces_between_chinese(page: Path) -> list[str]:
     """Return each place on ``page`` where a space stands between two Chinese characters."""
-    parser = _Prose()
-    parser.feed(page.read_text(encoding="utf-8"))
-    text = "".join(parser.parts)
+    text = prose(page)
     return [text[max(0, m.start() - 15) : m.end() + 15].replace("\n", " ") for m in SPACED.finditer(text)]
 
 
