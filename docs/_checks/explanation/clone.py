@@ -32,9 +32,6 @@ def _clone_history(matrix: Matrix) -> None:
         each_cell(matrix, "clone", lambda r: r.is_leaf and r.grad_fn is None, grad_mode=grad_mode)
 
 
-_clone_is_not_a_leaf = _clone_keeps_requires_grad = _clone_history
-
-
 def _clone_independent_yet_connected(matrix: Matrix) -> None:
     clone_copies_and_records(matrix)  # new memory in every grad mode
     _clone_history(matrix)
@@ -62,9 +59,6 @@ def _memory_format(matrix: Matrix) -> None:
     expect(not measured(matrix, "clone_contiguous_format", "channels_last").same_strides, "they were kept")
 
 
-_preserve_format_is_the_default = _channels_last_strides = _memory_format
-
-
 def _strided_slice_packed(matrix: Matrix) -> None:
     """Check that the clone of a strided slice is dense, in the slice's order of dimensions."""
     x = torch.arange(24.0).reshape(4, 6)[:, ::2]
@@ -86,13 +80,16 @@ def _strided_slice_packed(matrix: Matrix) -> None:
     expect(held and not report.same_strides, f"the clone of the slice measured {report}")
 
 
-_slice_strides = _strided_slice_packed
-
-
 def _expand_materialised(matrix: Matrix) -> None:
     e = torch.ones(3, 1).expand(3, 1000)
     held = (e.untyped_storage().nbytes(), e.clone().untyped_storage().nbytes())
     expect(held == (12, 4 * e.numel()), f"the expanded tensor and its clone hold {held} bytes")
+
+
+# Claims that share a check, each under its own name.
+_clone_is_not_a_leaf = _clone_keeps_requires_grad = _clone_history
+_preserve_format_is_the_default = _channels_last_strides = _memory_format
+_slice_strides = _strided_slice_packed
 
 
 CLAIMS = [

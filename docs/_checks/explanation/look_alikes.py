@@ -37,7 +37,6 @@ from tcdoc.claims import IN_WORDS, REGISTRY, Claim, Only, expect, measured
 __all__ = ["CLAIMS"]
 
 EVERYDAY = everyday_names()
-IN_PLACE = ("detach_", "requires_grad_", "share_memory_")
 
 
 def _some_copy_some_share_some_return_x(matrix: Matrix) -> None:
@@ -65,9 +64,6 @@ def _tensor_constructors_copy(matrix: Matrix) -> None:
     each_cell(matrix, "as_tensor", lambda r: not r.new_object)
     x = torch.ones(3)
     expect(not shares_memory(x, torch.as_tensor(x, dtype=torch.float64)), "as_tensor did not copy to convert")
-
-
-def _like_detach_clone_but_subclass(matrix: Matrix) -> None:
     like_detach_clone_with_a_warning(matrix)
     subclass = measured(matrix, "torch_tensor", "subclass").result_type
     expect(subclass == "Tensor", f"torch.tensor of a subclass gave a {subclass}")
@@ -87,7 +83,6 @@ def _change_copies_no_change_is_x(matrix: Matrix) -> None:
     expect(not measured(matrix, "contiguous", "strided_view").shares_storage, "contiguous() shares memory")
 
 
-_to_copy_always_copies = cells_check("to_copy", lambda r: r.new_object and not r.shares_storage)
 _double_copies = cells_check(
     ("double", "to_float64"), lambda r: r.new_object and not r.shares_storage and not r.same_dtype, EVERYDAY
 )
@@ -147,9 +142,6 @@ def _save_load_new_memory(matrix: Matrix) -> None:
         source = built_source(scenario)
         ok = not report.shares_storage and report.result_type == type(source).__name__
         expect(ok and report.requires_grad == source.requires_grad, f"save/load on {scenario}: {report}")
-
-
-def _save_load_whole_storage(matrix: Matrix) -> None:
     loaded = measured(matrix, "save_load", "strided_view").new_bytes
     cloned = measured(matrix, "detach_clone", "strided_view").new_bytes
     expect((loaded or 0) > (cloned or 0), f"the loaded slice holds {loaded} bytes, its clone {cloned}")
@@ -158,9 +150,6 @@ def _save_load_whole_storage(matrix: Matrix) -> None:
 def _parameter_wrap_copies_nothing(matrix: Matrix) -> None:
     each_cell(matrix, "parameter_wrap", lambda r: r.shares_storage and r.new_bytes == 0 and r.requires_grad)
     expect(not built_source("no_grad").requires_grad, "the no_grad scenario requires grad")
-
-
-def _parameter_of_a_clone(matrix: Matrix) -> None:
     x = torch.ones(3)
     expect(not shares_memory(x, torch.nn.Parameter(x.detach().clone())), "the parameter shares x's memory")
 
@@ -189,6 +178,7 @@ def _zero_dim_index_view(matrix: Matrix) -> None:
 
 
 def _to_copy_float(matrix: Matrix) -> None:
+    each_cell(matrix, "to_copy", lambda r: r.new_object and not r.shares_storage)
     x = torch.zeros(3)
     y = x.to(torch.float32, copy=True)
     y += 1
@@ -199,9 +189,6 @@ def slice_shares_index_copies(matrix: Matrix) -> None:
     """Check that slicing shares memory and indexing with an index tensor copies, on each everyday x."""
     each_cell(matrix, "slice", lambda r: r.shares_storage and r.new_bytes == 0, EVERYDAY)
     each_cell(matrix, "index", lambda r: not r.shares_storage and bool(r.new_bytes), EVERYDAY)
-
-
-def _view_write_reaches_copy_does_not(matrix: Matrix) -> None:
     x = torch.zeros(2, 3)
     row_view, row_copy = x[0:1], x[torch.tensor([1])]
     row_view += 1
@@ -259,20 +246,14 @@ def _expand_writes(matrix: Matrix) -> None:
 
 
 def _in_place_return_x(matrix: Matrix) -> None:
-    each_cell(matrix, IN_PLACE, lambda r: not r.new_object)
-    x = torch.ones(2, requires_grad=True) * 2
-    expect(x.detach_() is x and not x.requires_grad and x.is_leaf, "detach_() did not change x itself")
-    shared = torch.zeros(2)
-    moved = shared.share_memory_()  # type: ignore[no-untyped-call]
-    expect(moved is shared and shared.is_shared(), "share_memory_() did not move x")
-
-
-def _share_memory_moves_x(matrix: Matrix) -> None:
+    """Check that in-place methods return x itself: detach_() cut from the graph, share_memory_() moved."""
+    each_cell(matrix, ("detach_", "requires_grad_", "share_memory_"), lambda r: not r.new_object)
+    each_cell(matrix, "detach_", lambda r: not r.requires_grad)
     each_cell(
-        matrix,
-        "share_memory_",
-        lambda r: not r.new_object and r.source_moved and not r.shares_storage and bool(r.new_bytes),
+        matrix, "share_memory_", lambda r: r.source_moved and not r.shares_storage and bool(r.new_bytes)
     )
+    cut = torch.ones(2, requires_grad=True) * 2
+    expect(cut.detach_() is cut and cut.is_leaf and cut.grad_fn is None, "detach_() did not cut x itself")
     x = torch.zeros(2, 3)
     before = x.untyped_storage().data_ptr()
     y = x.share_memory_()  # type: ignore[no-untyped-call]
@@ -280,12 +261,6 @@ def _share_memory_moves_x(matrix: Matrix) -> None:
     expect(y is x and x.is_shared() and again != before, "x stayed where it was")
     x.share_memory_()  # type: ignore[no-untyped-call]  # "not yet in shared memory": a second call stays
     expect(x.untyped_storage().data_ptr() == again, "share_memory_() moved a tensor already in shared memory")
-
-
-def _detach_in_place_is_x(matrix: Matrix) -> None:
-    each_cell(matrix, "detach_", lambda r: not r.new_object and not r.requires_grad)
-    x = torch.ones(2, requires_grad=True) * 2
-    expect(x.detach_() is x and x.grad_fn is None, "x.detach_() did not cut x itself from the graph")
 
 
 def _detach_works_on_views(matrix: Matrix) -> None:
@@ -314,19 +289,16 @@ def _module_to_in_place_by_default(matrix: Matrix) -> None:
         expect(model.weight is not weight, "with the overwrite setting the Parameter was kept")
     finally:
         future.set_overwrite_module_params_on_conversion(False)
-
-
-def _module_to_example(matrix: Matrix) -> None:
     model = torch.nn.Linear(2, 1)
     converted = model.to(torch.float64)
     expect(converted is model and model.weight.dtype == torch.float64, "model.to() made a new module")
 
 
 def keep_a_copy_first(matrix: Matrix) -> None:
-    """Check that copy.deepcopy(model) shares no tensor and no memory with the model."""
+    """Check that copy.deepcopy(model) shares no tensor and no memory with the model, and has no .grad."""
     deep = module_row(matrix, "module_deepcopy")
     ok = deep["new_object"] and deep["same_tensors"] == 0 and deep["shares_storage"] == 0
-    expect(ok and deep["changes_source"] is False, f"copy.deepcopy(model) measured {deep}")
+    expect(ok and deep["changes_source"] is False and deep["with_grad"] == 0, f"copy.deepcopy(model): {deep}")
 
 
 def _state_dict_kinds(matrix: Matrix) -> None:
@@ -338,13 +310,19 @@ def _state_dict_kinds(matrix: Matrix) -> None:
     expect(bool(kept["with_grad"]), f"keep_vars=True measured {kept}")
 
 
-def _module_deepcopy_starts_without_grad(matrix: Matrix) -> None:
-    deep = module_row(matrix, "module_deepcopy")
-    expect(deep["with_grad"] == 0, f"the deep copy carries .grad: {deep}")
-
-
 def _is_x(report: Comparison) -> bool:
     return not report.new_object
+
+
+# Claims that share a check, each under its own name.
+_like_detach_clone_but_subclass = _tensor_constructors_copy
+_save_load_whole_storage = _save_load_new_memory
+_parameter_of_a_clone = _parameter_wrap_copies_nothing
+_to_copy_always_copies = _to_copy_float
+_view_write_reaches_copy_does_not = slice_shares_index_copies
+_share_memory_moves_x = _detach_in_place_is_x = _in_place_return_x
+_module_to_example = _module_to_in_place_by_default
+_module_deepcopy_starts_without_grad = keep_a_copy_first
 
 
 CLAIMS = [

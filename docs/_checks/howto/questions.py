@@ -54,9 +54,6 @@ def _clone_gradients(matrix: Matrix) -> None:
     )
 
 
-_clone_under_no_grad = _clone_gradients
-
-
 def _detach_copies_nothing(matrix: Matrix) -> None:
     detach_copies_nothing(matrix)
     each_cell(
@@ -70,6 +67,10 @@ _deepcopy_no_history = cells_check("deepcopy", lambda r: r.is_leaf and r.grad_fn
 def _detach_change_counted(matrix: Matrix) -> None:
     write_through_detached(matrix)  # both version counters read 1 after the write
     autograd_sees_detached_changes(matrix)
+
+
+# Claims that share a check, each under its own name.
+_clone_under_no_grad = _clone_gradients
 
 
 CLAIMS = [
