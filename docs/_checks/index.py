@@ -1,11 +1,18 @@
-"""The checks of the claims on ``docs/index.md``, the landing page's verdict of one line per method.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/index.md``, the landing page's verdict of one line per method."""
 
 from __future__ import annotations
 
-from _checks._helpers import deepcopy_grad_and_attribute_values, deepcopy_refuses_non_leaf
+import copy
+import warnings
+
+import torch
+
+from _checks._helpers import (
+    deepcopy_plain_grad_and_attributes,
+    deepcopy_refuses_non_leaf,
+    parameter_deepcopy_drops,
+    raises,
+)
 from tcdoc import Matrix
 from tcdoc.claims import IN_WORDS, Claim, expect, measured
 
@@ -28,8 +35,16 @@ def _verdict_deepcopy(matrix: Matrix) -> None:
     report = measured(matrix, "deepcopy", "leaf_requires_grad")
     ok = not report.shares_storage and report.is_leaf and report.requires_grad and report.grad_fn is None
     expect(ok and not report.gradient_flows_to_source, f"deepcopy measured {report}")
-    deepcopy_grad_and_attribute_values(matrix)  # a plain tensor's .grad and attributes, none for a Parameter
+    deepcopy_plain_grad_and_attributes(matrix)
+    parameter_deepcopy_drops(matrix)  # not for an nn.Parameter
     deepcopy_refuses_non_leaf(matrix)
+    x = torch.ones(3, requires_grad=True)  # a .grad with a history of its own is no leaf either
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch warns of the cycle between x and its .grad
+        (x**3).sum().backward(create_graph=True)  # type: ignore[no-untyped-call]
+    expect(x.grad is not None and x.grad.grad_fn is not None, "backward(create_graph=True) left no history")
+    raises(lambda: copy.deepcopy(x))
+    x.grad = None  # breaks the cycle
 
 
 def _verdict_detach_clone(matrix: Matrix) -> None:

@@ -1,7 +1,4 @@
-"""The checks of the claims on ``docs/explanation/clone.md``.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/explanation/clone.md``, by the id of each claim's span."""
 
 from __future__ import annotations
 
@@ -12,22 +9,32 @@ from _checks._helpers import (
     built_source,
     clone_copies_and_records,
     clone_detach_records_first,
+    each_cell,
     each_measured,
-    each_measured_under,
 )
-from tcdoc import GRAD_MODES, Matrix
+from _checks._helpers import both_orders_agree as _both_orders_agree
+from tcdoc import Matrix
 from tcdoc.claims import EVERYDAY, IN_WORDS, REGISTRY, Claim, Every, expect, measured
 
 __all__ = ["CLAIMS"]
 
 
+def _clone_history(matrix: Matrix) -> None:
+    """Check that a clone keeps requires_grad, and is recorded, not a leaf, only where autograd records."""
+    for scenario, report in each_measured(matrix, "clone"):
+        recorded = built_source(scenario).requires_grad
+        expect(report.requires_grad == recorded, f"clone on {scenario} changed requires_grad")
+        history = (
+            not report.is_leaf and report.grad_fn == "CloneBackward0" and report.gradient_flows_to_source
+        )
+        expect(history if recorded else report.grad_fn is None, f"clone on {scenario} measured {report}")
+    for grad_mode in ("no_grad", "inference_mode"):
+        each_cell(matrix, "clone", lambda r: r.is_leaf and r.grad_fn is None, grad_mode=grad_mode)
+
+
 def _clone_independent_yet_connected(matrix: Matrix) -> None:
-    for grad_mode in GRAD_MODES:
-        for scenario, report in each_measured_under(matrix, "clone", grad_mode):
-            expect(not report.shares_storage, f"clone on {scenario} under {grad_mode} shares memory with x")
-    for scenario, report in each_measured(matrix, "clone"):  # recorded: grad mode enabled
-        if built_source(scenario).requires_grad:
-            expect(report.gradient_flows_to_source, f"on {scenario} gradients do not reach x")
+    clone_copies_and_records(matrix)  # new memory in every grad mode
+    _clone_history(matrix)
     x = torch.ones(3, requires_grad=True)
     y = x.clone()
     with torch.no_grad():
@@ -37,88 +44,52 @@ def _clone_independent_yet_connected(matrix: Matrix) -> None:
     expect(x.grad is not None and torch.equal(x.grad, torch.full((3,), 2.0)), "the gradient did not reach x")
 
 
-def _clone_is_not_a_leaf(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "clone"):
-        if built_source(scenario).requires_grad:
-            ok = not report.is_leaf and report.grad_fn == "CloneBackward0" and report.gradient_flows_to_source
-            expect(ok, f"clone on {scenario} measured {report}")
-    for grad_mode in ("no_grad", "inference_mode"):
-        for scenario, report in each_measured_under(matrix, "clone", grad_mode):
-            expect(
-                report.is_leaf and report.grad_fn is None, f"clone on {scenario} under {grad_mode}: {report}"
-            )
-
-
-def _clone_keeps_requires_grad(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "clone"):
-        source = built_source(scenario)
-        expect(report.requires_grad == source.requires_grad, f"clone on {scenario} changed requires_grad")
-        if not source.requires_grad:
-            expect(report.grad_fn is None, f"clone on {scenario} invented a grad_fn")
-
-
 def _clone_never_copies_grad(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "clone"):
-        expect(report.copies_grad is not True, f"clone copied .grad on {scenario}")
+    each_cell(matrix, "clone", lambda r: r.copies_grad is not True)
     for scenario in ("parameter", "parameter_with_attribute"):
         expect(
             measured(matrix, "clone", scenario).result_type == "Tensor", f"clone on {scenario} is no Tensor"
         )
 
 
-def _both_orders_agree(matrix: Matrix) -> None:
-    for op in ("detach_clone", "clone_detach"):
-        for scenario, report in each_measured(matrix, op):
-            expect(report.is_leaf and not report.requires_grad, f"{op} on {scenario}: {report}")
-            expect(report.grad_fn is None and not report.shares_storage, f"{op} on {scenario}: {report}")
-
-
-def _preserve_format_is_the_default(matrix: Matrix) -> None:
-    doc = torch.Tensor.clone.__doc__ or ""
-    expect("memory_format=torch.preserve_format" in doc, "the signature shows another default")
-    expect(measured(matrix, "clone", "channels_last").same_strides, "clone lost the channels_last strides")
-
-
-def _channels_last_strides(matrix: Matrix) -> None:
+def _memory_format(matrix: Matrix) -> None:
+    """Check that clone() keeps channels_last strides by default, preserve_format, and not when asked."""
+    expect("memory_format=torch.preserve_format" in (torch.Tensor.clone.__doc__ or ""), "another default")
     expect(measured(matrix, "clone", "channels_last").same_strides, "a plain clone lost the strides")
     expect(not measured(matrix, "clone_contiguous_format", "channels_last").same_strides, "they were kept")
 
 
 def _strided_slice_packed(matrix: Matrix) -> None:
-    # A slice of the transpose keeps its dimension order: column-major strides, densely packed.
-    column = torch.arange(48.0).reshape(6, 8).t()[:, ::2]
-    packed = column.clone()
-    expect(not packed.is_contiguous(), f"the clone of a transposed slice is row-major: {packed.stride()}")
-    expect(packed.stride()[0] < packed.stride()[1], f"the dimension order changed: {packed.stride()}")
-    expect(
-        packed.untyped_storage().nbytes() == packed.numel() * packed.element_size(),
-        "the transposed slice's clone is not dense",
-    )
-    report = measured(matrix, "clone", "strided_view")
-    source = built_source("strided_view")
-    expect(not source.is_contiguous(), "the slice is dense")
-    expect(not report.same_strides, "the clone kept the slice's strides")
-    expect(
-        report.new_bytes == source.numel() * source.element_size(),
-        f"the clone holds {report.new_bytes} bytes",
-    )
-    expect(source.clone().is_contiguous(), "the clone is not row-major")
-
-
-def _slice_strides(matrix: Matrix) -> None:
+    """Check that the clone of a strided slice is dense, in the slice's order of dimensions."""
     x = torch.arange(24.0).reshape(4, 6)[:, ::2]
-    expect(x.stride() == (6, 2), f"the slice has strides {x.stride()}")
-    expect(x.clone().stride() == (3, 1), f"the clone has strides {x.clone().stride()}")
+    expect(
+        (x.stride(), x.clone().stride()) == ((6, 2), (3, 1)), f"strides {x.stride()}, {x.clone().stride()}"
+    )
+    column = torch.arange(48.0).reshape(6, 8).t()[:, ::2]  # column-major strides
+    packed = column.clone()
+    expect(packed.stride()[0] < packed.stride()[1], f"the dimension order changed: {packed.stride()}")
+    dense = packed.untyped_storage().nbytes() == packed.numel() * packed.element_size()
+    expect(
+        dense and not packed.is_contiguous(), f"the transposed slice's clone has strides {packed.stride()}"
+    )
+    report, source = measured(matrix, "clone", "strided_view"), built_source("strided_view")
+    expect(
+        not source.is_contiguous() and source.clone().is_contiguous(), "the slice is dense, or its clone not"
+    )
+    held = report.new_bytes == source.numel() * source.element_size()
+    expect(held and not report.same_strides, f"the clone of the slice measured {report}")
 
 
 def _expand_materialised(matrix: Matrix) -> None:
     e = torch.ones(3, 1).expand(3, 1000)
-    expect(
-        e.untyped_storage().nbytes() == 12, f"the expanded tensor holds {e.untyped_storage().nbytes()} bytes"
-    )
-    expect(
-        e.clone().untyped_storage().nbytes() == 4 * e.numel(), "the clone does not hold 4 bytes per element"
-    )
+    held = (e.untyped_storage().nbytes(), e.clone().untyped_storage().nbytes())
+    expect(held == (12, 4 * e.numel()), f"the expanded tensor and its clone hold {held} bytes")
+
+
+# Claims that share a check, each under its own name.
+_clone_is_not_a_leaf = _clone_keeps_requires_grad = _clone_history
+_preserve_format_is_the_default = _channels_last_strides = _memory_format
+_slice_strides = _strided_slice_packed
 
 
 CLAIMS = [

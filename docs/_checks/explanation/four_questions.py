@@ -1,30 +1,23 @@
-"""The checks of the claims on ``docs/explanation/four-questions.md``.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/explanation/four-questions.md``, by the id of each claim's span."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 
 import numpy
 import torch
 
 from _checks._helpers import (
-    IN_PLACE_WRITES,
-    backward,
     changed_saved_output,
-    each_measured,
+    each_cell,
     hooks_skip_version_check,
-    inference_tensor_has_no_counter,
-    raises_saying,
+    raises,
     right_sigmoid_gradient,
     silently_wrong,
-    state_dict_shares_both,
     stops_backward,
     version_error_words,
 )
+from _checks._helpers import version_counter as _version_counter
 from tcdoc import Comparison, Matrix, shares_memory
 from tcdoc.claims import IN_WORDS, Claim, Only, expect, measured
 
@@ -34,18 +27,15 @@ __all__ = ["CLAIMS"]
 def _new_objects(matrix: Matrix) -> None:
     for op in ("detach", "clone"):
         expect(measured(matrix, op, "leaf_requires_grad").new_object, f"{op} returned x itself")
-    x = torch.ones(2, requires_grad=True)
-    d, c = x.detach(), x.clone()
-    d.note = c.note = "set on the result"  # type: ignore[attr-defined]
-    expect(not hasattr(x, "note"), "an attribute set on a result appeared on x")
-    makes: tuple[Callable[[torch.Tensor], torch.Tensor], ...] = (torch.Tensor.detach, torch.Tensor.clone)
-    for make in makes:
+    for make in (torch.Tensor.detach, torch.Tensor.clone):
         x = torch.ones(2, requires_grad=True)
         y = make(x)
+        y.note = "set on the result"  # type: ignore[attr-defined]
         if y.is_leaf:  # a non-leaf refuses the change, which leaves x alone as well
             y.requires_grad_(not y.requires_grad)
         y.grad = torch.full((2,), 3.0)
         y.data = torch.zeros(5)
+        expect(not hasattr(x, "note"), "an attribute set on a result appeared on x")
         expect(x.requires_grad and x.grad is None, "setting requires_grad or grad on a result reached x")
         expect(torch.equal(x.detach(), torch.ones(2)), "setting data on a result changed x")
 
@@ -53,54 +43,14 @@ def _new_objects(matrix: Matrix) -> None:
 def _real_imag_write(matrix: Matrix) -> None:
     for part in ("real", "imag"):
         x = torch.zeros(2, dtype=torch.complex64, requires_grad=True)
-        d = x.detach()
-        setattr(d, part, torch.ones(2))
+        setattr(x.detach(), part, torch.ones(2))
         expect(bool(getattr(x, part).detach().eq(1).all()), f"d.{part} = ... did not write into x")
     # the page's x is real: there d.real = ... writes into x, and d.imag = ... raises
     x = torch.arange(6.0).reshape(2, 3).requires_grad_()
     d = x.detach()
     d.real = torch.zeros(2, 3)
     expect(bool(x.detach().eq(0).all()), "d.real = ... did not write into a real x")
-    raises_saying(lambda: setattr(d, "imag", torch.zeros(2, 3)), "imag is not implemented")
-
-
-def _version_counter(matrix: Matrix) -> None:
-    for name, write in IN_PLACE_WRITES.items():
-        x = torch.ones(3)
-        before = x._version
-        write(x)
-        expect(x._version > before, f"{name} did not increase the counter")
-    for op in ("detach", "view", "slice"):
-        report = measured(matrix, op, "leaf_requires_grad")
-        expect(report.shares_version_counter is True, f"{op} does not share the counter: {report}")
-    data = measured(matrix, "data", "leaf_requires_grad")
-    expect(data.shares_storage and data.shares_version_counter is False, f"x.data measured {data}")
-    x = torch.ones(3)
-    before = x._version
-    x.data.add_(1)
-    expect(x._version == before, "a write through x.data moved the counter of x")
-    inference_tensor_has_no_counter()
-
-
-def _hooks_that_copy(matrix: Matrix) -> None:
-    """Check that a change through detach() misses a value that the pack hook copied."""
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
-        b = a.sigmoid()
-    b.detach().zero_()
-    backward(b.sum())
-    assert a.grad is not None
-    expect(torch.allclose(a.grad, right_sigmoid_gradient()), f"with a copying hook the gradient is {a.grad}")
-
-
-def _saved_tensor_hooks(matrix: Matrix) -> None:
-    hooks_skip_version_check(matrix)  # save_on_cpu and an identity pair, on CPU tensors
-    _hooks_that_copy(matrix)
-
-
-def _data_gives_zero(matrix: Matrix) -> None:
-    outcome = changed_saved_output(lambda t: t.data)
-    expect(isinstance(outcome, torch.Tensor) and torch.equal(outcome, torch.zeros(2)), f"it gave {outcome}")
+    raises(lambda: setattr(d, "imag", torch.zeros(2, 3)), "imag is not implemented")
 
 
 def _counter_moves_with_detach(matrix: Matrix) -> None:
@@ -108,22 +58,37 @@ def _counter_moves_with_detach(matrix: Matrix) -> None:
     d, c = x.detach(), x.clone()
     before = (x._version, c._version)
     d.add_(1)
-    expect(x._version == before[0] + 1, "the change through d did not move the counter of x")
-    expect(c._version == before[1], "the counter of c moved")
+    moved = (x._version - before[0], c._version - before[1])
+    expect(moved == (1, 0), f"the counters of x and c moved by {moved}")
 
 
 def _sigmoid_saves_its_output(matrix: Matrix) -> None:
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    b = a.sigmoid()
+    b = torch.tensor([1.0, 2.0], requires_grad=True).sigmoid()
     expect(torch.equal(b.grad_fn._saved_result, b), "sigmoid did not save its output")  # type: ignore[union-attr]
     stops_backward(lambda t: t.detach(), "detach()")
     hooks_skip_version_check(matrix)
 
 
+def _data_gives_zero(matrix: Matrix) -> None:
+    outcome = changed_saved_output(lambda t: t.data)
+    expect(isinstance(outcome, torch.Tensor) and torch.equal(outcome, torch.zeros(2)), f"it gave {outcome}")
+
+
+def _hooks_that_copy(matrix: Matrix) -> None:
+    hooks_skip_version_check(matrix)  # save_on_cpu and an identity pair, on CPU tensors
+    copying = torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t)
+    outcome = changed_saved_output(lambda t: t.detach(), lambda: copying)
+    right = isinstance(outcome, torch.Tensor) and torch.allclose(outcome, right_sigmoid_gradient())
+    expect(right, f"with a copying hook the gradient is {outcome}")
+
+
 def _data_and_copy_escape(matrix: Matrix) -> None:
-    for op in ("data", "copy"):
-        report = measured(matrix, op, "leaf_requires_grad")
-        expect(report.shares_storage and not report.shares_version_counter, f"{op} measured {report}")
+    each_cell(
+        matrix,
+        ("data", "copy"),
+        lambda r: r.shares_storage and not r.shares_version_counter,
+        ("leaf_requires_grad",),
+    )
     silently_wrong(lambda t: t.data, ".data")
     silently_wrong(copy.copy, "copy.copy")
 
@@ -132,8 +97,18 @@ def _views_and_parameters_share(matrix: Matrix) -> None:
     x = torch.zeros(2, 3)
     flat = x.view(-1)
     expect(flat._is_view() and flat._base is x, "view(-1) is not tracked as a view of x")
-    for scenario, report in each_measured(matrix, "parameter_wrap"):
-        expect(report.shares_storage and report.new_bytes == 0, f"Parameter(x) on {scenario} copied")
+    each_cell(matrix, "parameter_wrap", lambda r: r.shares_storage and r.new_bytes == 0)
+
+
+def state_dict_shares_both(matrix: Matrix) -> None:
+    """Check that the tensors of state_dict() share the memory and the counter of the parameters."""
+    model = torch.nn.Linear(2, 1)
+    saved = model.state_dict()["weight"]
+    expect(saved is not model.weight and shares_memory(saved, model.weight), "no shared memory")
+    before = saved._version
+    with torch.no_grad():
+        model.weight.add_(1.0)
+    expect(saved._version == before + 1, "the state_dict tensor does not share the version counter")
 
 
 def _shares_both(report: Comparison) -> bool:
@@ -151,10 +126,6 @@ def _address_limits(matrix: Matrix) -> None:
     even, odd = x[::2], x[1::2]
     same = even.untyped_storage().data_ptr() == odd.untyped_storage().data_ptr()
     expect(same and not shares_memory(even, odd), "the interleaved slices did not behave")
-
-
-def _address_not_storage(matrix: Matrix) -> None:
-    array = numpy.arange(4.0)
     first, second = torch.from_numpy(array), torch.from_numpy(array)
     one, two = first.untyped_storage(), second.untyped_storage()
     expect(one.data_ptr() == two.data_ptr(), "the two storages of one array are at two addresses")
@@ -162,6 +133,11 @@ def _address_not_storage(matrix: Matrix) -> None:
     a, b = copy.deepcopy([first, second])
     same = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
     expect(not same and not shares_memory(a, b), "deepcopy kept the two storages together")
+
+
+# Claims that share a check, each under its own name.
+_address_not_storage = _address_limits
+_saved_tensor_hooks = _hooks_that_copy
 
 
 CLAIMS = [

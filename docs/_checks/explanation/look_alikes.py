@@ -1,102 +1,56 @@
-"""The checks of the claims on ``docs/explanation/look-alikes.md``.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/explanation/look-alikes.md``, by the id of each claim's span."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import warnings
+from collections.abc import Callable
 
 import torch
 
 from _checks._helpers import (
-    backward,
+    IN_PLACE_WRITES,
     built_source,
-    changed_saved_output,
+    cells_check,
     data_shares_memory_not_counter,
-    detach_in_place_refuses_views,
+    each_cell,
     each_measured,
-    each_measured_on,
-    everyday,
     everyday_names,
-    expand_index_writes,
-    expand_overlaps_and_refuses,
     float_returns_float32_x,
     hooks_skip_version_check,
     in_place_through_float,
-    index_assignment_writes,
-    keep_a_copy_first,
+    like_detach_clone_with_a_warning,
     module_row,
-    module_to_is_in_place,
+    no_grad_counted_data_not,
     numpy_round_trip_shares,
     optimizer_state_dict_references,
     raises,
-    raises_saying,
-    return_x_when_nothing_to_do,
-    silently_wrong,
-    slice_shares_index_copies,
     stops_backward,
-    tensor_from_list,
-    tolist_values,
-    view_or_fail_reshape_either,
-    where_measured,
 )
-from _checks.explanation.detach import detach_in_place_spares_inference_views
-from tcdoc import Comparison, Matrix, scenarios, shares_memory
+from _checks._helpers import as_tensor_returns_x as _as_tensor_returns_x
+from _checks._helpers import copy_copy_new_window as _copy_copy_is_a_new_window
+from _checks._helpers import copy_copy_of_non_leaf as _copy_copy_of_non_leaf
+from _checks._helpers import detach_in_place_refuses_views as _detach_in_place_refuses_views
+from tcdoc import Comparison, Matrix, operations, scenarios, shares_memory
 from tcdoc.claims import IN_WORDS, REGISTRY, Claim, Only, expect, measured
 
 __all__ = ["CLAIMS"]
 
-# The copy that the warning of torch.tensor(x) and x.new_tensor(x) recommends, in each order it has named.
-ADVICE = ("sourceTensor.detach().clone()", "sourceTensor.clone().detach()")
+EVERYDAY = everyday_names()
 
 
 def _some_copy_some_share_some_return_x(matrix: Matrix) -> None:
-    reports = [report for _, report in each_measured_on(matrix, "leaf_requires_grad")]
+    rows = [matrix.get(op.name, "leaf_requires_grad") for op in operations()]
+    reports = [row.properties for row in rows if row.properties is not None]
     expect(any(not r.shares_storage for r in reports), "none copies")
     expect(any(r.new_object and r.shares_storage for r in reports), "none shares memory")
     expect(any(not r.new_object for r in reports), "none returns x itself")
 
 
-def _data_gives_zero(matrix: Matrix) -> None:
-    outcome = changed_saved_output(lambda t: t.data)
-    expect(isinstance(outcome, torch.Tensor) and torch.equal(outcome, torch.zeros(2)), f"it gave {outcome}")
-    silently_wrong(lambda t: t.data, ".data")
-
-
 def _counter_is_the_difference(matrix: Matrix) -> None:
     stops_backward(lambda t: t.detach(), "detach()")
     hooks_skip_version_check(matrix)  # the words say "where no saved-tensor hooks are on"
-    silently_wrong(lambda t: t.data, ".data")
-    p = torch.nn.Parameter(torch.ones(3))
-    before = p._version
-    with torch.no_grad():
-        p.copy_(torch.zeros(3))
-    expect(p._version == before + 1, "an in-place change under no_grad was not counted")
-
-
-def _copy_copy_is_a_new_window(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "copy"):
-        ok = report.new_object and report.shares_storage and not report.shares_version_counter
-        ok = ok and report.requires_grad == built_source(scenario).requires_grad
-        expect(ok, f"copy.copy on {scenario} measured {report}")
-
-
-def _copy_copy_of_non_leaf(matrix: Matrix) -> None:
-    report = measured(matrix, "copy", "non_leaf")
-    expect(report.is_leaf and report.requires_grad and report.grad_fn is None, f"copy.copy measured {report}")
-    expect(not report.gradient_flows_to_source, "gradients reach the source")
-    a = torch.ones(3, requires_grad=True)
-    z = a * 2
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        c = copy.copy(z)
-        backward(c.sum())
-    expect(not caught, f"it warned: {[str(w.message) for w in caught]}")
-    expect(a.grad is None and c.grad is not None, f"a.grad is {a.grad}, c.grad is {c.grad}")
-    expect(matrix.get("deepcopy", "non_leaf").error is not None, "deepcopy of the same tensor did not raise")
+    no_grad_counted_data_not(matrix)
 
 
 def _copy_copy_attributes_not_grad(matrix: Matrix) -> None:
@@ -106,47 +60,68 @@ def _copy_copy_attributes_not_grad(matrix: Matrix) -> None:
 
 
 def _tensor_constructors_copy(matrix: Matrix) -> None:
-    for op in ("torch_tensor", "new_tensor"):
-        for scenario, report in each_measured(matrix, op):
-            expect(not report.shares_storage, f"{op} on {scenario} shares memory")
-    for scenario, report in each_measured(matrix, "as_tensor"):
-        expect(not report.new_object, f"as_tensor on {scenario} did not return x")
+    each_cell(matrix, ("torch_tensor", "new_tensor"), lambda r: not r.shares_storage)
+    each_cell(matrix, "as_tensor", lambda r: not r.new_object)
     x = torch.ones(3)
     expect(not shares_memory(x, torch.as_tensor(x, dtype=torch.float64)), "as_tensor did not copy to convert")
+    like_detach_clone_with_a_warning(matrix)
+    subclass = measured(matrix, "torch_tensor", "subclass").result_type
+    expect(subclass == "Tensor", f"torch.tensor of a subclass gave a {subclass}")
 
 
-def _like_detach_clone_with_a_warning(matrix: Matrix) -> None:
-    for op in ("torch_tensor", "new_tensor"):
-        for scenario in everyday_names():
-            row, reference = matrix.get(op, scenario), matrix.get("detach_clone", scenario)
-            expect(
-                row.properties == reference.properties, f"{op} on {scenario} differs from detach().clone()"
-            )
-            # In either order: which one the warning names changed in torch 2.7 (the changes page).
-            expect(
-                any(advice in w.message for w in row.warnings for advice in ADVICE),
-                f"{op} did not warn on {scenario}",
-            )
-
-
-def _as_tensor_returns_x(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "as_tensor"):
-        # "History and all": gradients reach x through y where x has a history (requires grad);
-        # where it has none, the question does not apply (None), and there is none to keep.
-        history = True if built_source(scenario).requires_grad else None
-        expect(not report.new_object and report.gradient_flows_to_source is history, scenario)
+def return_x_when_nothing_to_do(matrix: Matrix) -> None:
+    """Check that to(), cpu() and contiguous() return x itself where they have nothing to convert."""
+    each_cell(matrix, ("to_same_dtype", "cpu"), lambda r: not r.new_object)
+    for scenario, report in each_measured(matrix, "contiguous"):
+        dense = built_source(scenario).is_contiguous()
+        expect(report.new_object != dense, f"contiguous on {scenario}: new object {report.new_object}")
 
 
 def _change_copies_no_change_is_x(matrix: Matrix) -> None:
     return_x_when_nothing_to_do(matrix)
-    for scenario, report in each_measured(matrix, "to_float64"):
-        expect(not report.shares_storage, f"to(float64) on {scenario} shares memory")
+    each_cell(matrix, "to_float64", lambda r: not r.shares_storage)
     expect(not measured(matrix, "contiguous", "strided_view").shares_storage, "contiguous() shares memory")
 
 
-def _to_copy_always_copies(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "to_copy"):
-        expect(report.new_object and not report.shares_storage, f"to(copy=True) on {scenario}: {report}")
+_double_copies = cells_check(
+    ("double", "to_float64"), lambda r: r.new_object and not r.shares_storage and not r.same_dtype, EVERYDAY
+)
+_transposes_are_views = cells_check(
+    ("T", "permute"), lambda r: r.shares_storage and r.new_bytes == 0, EVERYDAY
+)
+_cat_and_stack_copy = cells_check(("cat", "stack"), lambda r: r.new_object and not r.shares_storage, EVERYDAY)
+tolist_values = cells_check(
+    "tolist",
+    lambda r: (
+        not r.result_is_tensor
+        and not r.shares_storage
+        and r.result_type in ("list", "float", "int", "complex")
+    ),
+)
+tensor_from_list = cells_check(
+    "tensor_from_list",
+    lambda r: (
+        r.new_object and not r.shares_storage and r.is_leaf and not r.requires_grad and r.grad_fn is None
+    ),
+    EVERYDAY,
+)
+
+
+def _view_or_fail_reshape_either(matrix: Matrix) -> None:
+    for scenario in (s.name for s in scenarios() if built_source(s.name).layout == torch.strided):
+        view, reshaped = matrix.get("view", scenario), matrix.get("reshape", scenario)
+        expect(view.properties is None or view.properties.shares_storage, f"view on {scenario} copied")
+        either = reshaped.properties is not None and reshaped.properties.shares_storage == (
+            view.error is None
+        )
+        expect(either, f"reshape on {scenario}: {reshaped.outcome}, where view gave {view.outcome}")
+    # "not a nested one": a nested tensor reports the strided layout too.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the strided nested layout is a prototype
+        nested = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
+    expect(
+        nested.layout == torch.strided and nested.is_nested, f"a nested tensor's layout is {nested.layout}"
+    )
 
 
 def _channels_last_view_raises(matrix: Matrix) -> None:
@@ -167,128 +142,142 @@ def _save_load_new_memory(matrix: Matrix) -> None:
         source = built_source(scenario)
         ok = not report.shares_storage and report.result_type == type(source).__name__
         expect(ok and report.requires_grad == source.requires_grad, f"save/load on {scenario}: {report}")
-
-
-def _save_load_whole_storage(matrix: Matrix) -> None:
     loaded = measured(matrix, "save_load", "strided_view").new_bytes
     cloned = measured(matrix, "detach_clone", "strided_view").new_bytes
     expect((loaded or 0) > (cloned or 0), f"the loaded slice holds {loaded} bytes, its clone {cloned}")
 
 
 def _parameter_wrap_copies_nothing(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "parameter_wrap"):
-        ok = report.shares_storage and report.new_bytes == 0 and report.requires_grad
-        expect(ok, f"Parameter(x) on {scenario} measured {report}")
+    each_cell(matrix, "parameter_wrap", lambda r: r.shares_storage and r.new_bytes == 0 and r.requires_grad)
     expect(not built_source("no_grad").requires_grad, "the no_grad scenario requires grad")
-
-
-def _parameter_of_a_clone(matrix: Matrix) -> None:
     x = torch.ones(3)
     expect(not shares_memory(x, torch.nn.Parameter(x.detach().clone())), "the parameter shares x's memory")
 
 
-def _double_copies(matrix: Matrix) -> None:
-    for op in ("double", "to_float64"):
-        for scenario, report in where_measured(matrix, op, everyday()):
-            expect(report.new_object and not report.shares_storage, f"{op} on {scenario}: {report}")
-            expect(not report.same_dtype, f"{op} on {scenario} kept the dtype")
+def _parameter_refuses(matrix: Matrix) -> None:
+    raises(lambda: torch.nn.Parameter(torch.arange(3)), "floating point")
+    with torch.inference_mode():
+        inference = torch.ones(3)
+        inside = torch.nn.Parameter(inference)  # inside inference mode the wrap goes through
+    expect(inside.requires_grad, "a Parameter made inside inference mode does not require grad")
+    raises(lambda: torch.nn.Parameter(inference), "inference tensor outside InferenceMode")
+    raises(lambda: torch.nn.Parameter(torch.arange(3), requires_grad=True), "floating point")
+    # "with its default requires_grad=True": with requires_grad=False, both are accepted.
+    integer = torch.nn.Parameter(torch.arange(3), requires_grad=False)
+    kept = torch.nn.Parameter(inference, requires_grad=False)
+    ok = integer.dtype == torch.int64 and kept.is_inference() and not torch.is_inference_mode_enabled()
+    expect(ok, "nn.Parameter(x, requires_grad=False) changed an integer or an inference x")
+
+
+def _zero_dim_index_view(matrix: Matrix) -> None:
+    x = torch.arange(6.0)
+    picked = x[torch.tensor(1)]
+    expect(picked._base is x and shares_memory(picked, x), "x[torch.tensor(1)] is not a view of x")
+    expect(picked.dim() == 0 and picked.item() == 1.0, f"x[torch.tensor(1)] is {picked}")
+    expect(not shares_memory(x[torch.tensor([1])], x), "x[torch.tensor([1])] shares the memory of x")
 
 
 def _to_copy_float(matrix: Matrix) -> None:
+    each_cell(matrix, "to_copy", lambda r: r.new_object and not r.shares_storage)
     x = torch.zeros(3)
     y = x.to(torch.float32, copy=True)
     y += 1
     expect(y is not x and torch.equal(x, torch.zeros(3)), "x.to(torch.float32, copy=True) reached x")
 
 
-def _view_write_reaches_copy_does_not(matrix: Matrix) -> None:
+def slice_shares_index_copies(matrix: Matrix) -> None:
+    """Check that slicing shares memory and indexing with an index tensor copies, on each everyday x."""
+    each_cell(matrix, "slice", lambda r: r.shares_storage and r.new_bytes == 0, EVERYDAY)
+    each_cell(matrix, "index", lambda r: not r.shares_storage and bool(r.new_bytes), EVERYDAY)
     x = torch.zeros(2, 3)
-    row_view = x[0:1]
-    row_copy = x[torch.tensor([1])]
+    row_view, row_copy = x[0:1], x[torch.tensor([1])]
     row_view += 1
     row_copy += 1
     expect(torch.equal(x[0], torch.ones(3)), "the write through the slice did not reach x")
     expect(torch.equal(x[1], torch.zeros(3)), "the write through the indexed copy reached x")
 
 
-def _transposes_are_views(matrix: Matrix) -> None:
-    for op in ("T", "permute"):
-        runs = where_measured(matrix, op, everyday())
-        expect(runs, f"{op} ran nowhere")
-        for scenario, report in runs:
-            expect(report.shares_storage and report.new_bytes == 0, f"{op} on {scenario}: {report}")
-
-
-def _cat_and_stack_copy(matrix: Matrix) -> None:
-    for op in ("cat", "stack"):
-        runs = where_measured(matrix, op, everyday())
-        expect(runs, f"{op} ran nowhere")
-        for scenario, report in runs:
-            expect(report.new_object and not report.shares_storage, f"{op} on {scenario}: {report}")
-
-
-IN_PLACE = ("detach_", "requires_grad_", "share_memory_")
-
-
-def _share_memory_moves_x(matrix: Matrix) -> None:
-    runs = where_measured(matrix, "share_memory_", tuple(s.name for s in scenarios()))
-    expect(runs, "share_memory_ ran nowhere")
-    for scenario, report in runs:
-        moved = not report.new_object and report.source_moved and not report.shares_storage
-        expect(moved and bool(report.new_bytes), f"share_memory_ on {scenario}: {report}")
-    # By hand: the data pointer changes, and the old memory is no longer x's.
-    x = torch.zeros(2, 3)
-    before = x.untyped_storage().data_ptr()
-    y = x.share_memory_()  # type: ignore[no-untyped-call]
-    expect(y is x and x.is_shared() and x.untyped_storage().data_ptr() != before, "x stayed where it was")
-    again = x.untyped_storage().data_ptr()  # the words say "not yet in shared memory": a second call stays
-    x.share_memory_()  # type: ignore[no-untyped-call]
-    expect(x.untyped_storage().data_ptr() == again, "share_memory_() moved a tensor already in shared memory")
-
-
 def _index_assignment_in_place(matrix: Matrix) -> None:
-    index_assignment_writes(matrix)
-    x = torch.zeros(3)
+    x = torch.zeros(2, 3)
     before = x._version
-    x[torch.tensor([0])] = 1.0
-    expect(x._version > before, "the assignment did not count as an in-place change")
+    x[torch.tensor([1])] = 5.0
+    expect(torch.equal(x[1], torch.full((3,), 5.0)), "assignment through an index tensor did not write x")
+    expect(
+        torch.equal(x[0], torch.zeros(3)) and x._version > before,
+        f"the assignment wrote {x}, version {x._version}",
+    )
     leaf = torch.zeros(3, requires_grad=True)
     for name, write in (("add_", lambda t: t.add_(1)), ("assignment", lambda t: t.__setitem__(0, 1.0))):
-        raises_saying(functools.partial(write, leaf), "a leaf Variable that requires grad")
+        raises(functools.partial(write, leaf), "a leaf Variable that requires grad")
         expect(not leaf.detach().any(), f"{name} changed the leaf")
 
 
+_EXPAND_WRITES: dict[str, Callable[[torch.Tensor], object]] = {
+    **{name: write for name, write in IN_PLACE_WRITES.items() if name != "indexed assignment"},
+    "assignment into one element": lambda t: t.__setitem__((0, 0), 5.0),
+    "assignment into one row": lambda t: t.__setitem__(0, torch.tensor([4.0, 5.0, 6.0])),
+    "assignment across the repeated dimension": lambda t: t.__setitem__((slice(None), 0), 5.0),
+    "an index tensor": lambda t: t.__setitem__((torch.tensor([0, 1]), 0), 5.0),
+    "a mask": lambda t: t.__setitem__(torch.ones(2, 3, dtype=torch.bool), 5.0),
+}
+_EXPAND_REFUSED = ("add_", "mul_", "copy_", "assignment across the repeated dimension")
+_EXPAND_DEPRECATED = ("an index tensor", "a mask")
+
+
+def _expand_writes(matrix: Matrix) -> None:
+    each_cell(matrix, "expand", lambda r: r.overlaps_itself and r.shares_storage, EVERYDAY)
+    expect(0 in torch.arange(3.0).expand(2, 3).stride(), "the repeated dimension has a stride")
+    for name, write in _EXPAND_WRITES.items():
+        x = torch.tensor([1.0, 2.0, 3.0])
+        before, wide = x.clone(), x.expand(2, 3)
+        if name in _EXPAND_REFUSED:
+            raises(functools.partial(write, wide), "more than one element")
+            expect(torch.equal(x, before), f"{name} was refused, yet changed x")
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            write(wide)
+        expect(not torch.equal(x, before), f"{name} into the expanded tensor did not reach x")
+        expect(all(torch.equal(line, x) for line in wide), f"after {name} the repeats differ")
+        said = [str(w.message) for w in caught]
+        expect(
+            name not in _EXPAND_DEPRECATED or any("deprecated" in m for m in said), f"{name} warned {said}"
+        )
+
+
 def _in_place_return_x(matrix: Matrix) -> None:
-    for op in IN_PLACE:
-        runs = where_measured(matrix, op, tuple(s.name for s in scenarios()))
-        expect(runs, f"{op} ran nowhere")
-        for scenario, report in runs:
-            expect(not report.new_object, f"{op} on {scenario} returned a new object")
-    x = torch.ones(2, requires_grad=True) * 2
-    expect(x.detach_() is x and not x.requires_grad and x.is_leaf, "detach_() did not change x itself")
-    shared = torch.zeros(2)
-    moved = shared.share_memory_()  # type: ignore[no-untyped-call]
-    expect(moved is shared and shared.is_shared(), "share_memory_() did not move x")
-
-
-def _detach_in_place_is_x(matrix: Matrix) -> None:
-    for scenario, report in where_measured(matrix, "detach_", tuple(s.name for s in scenarios())):
-        expect(not report.new_object and not report.requires_grad, f"detach_ on {scenario}: {report}")
-    x = torch.ones(2, requires_grad=True) * 2
-    y = x.detach_()
-    expect(y is x and x.grad_fn is None, "x.detach_() did not cut x itself from the graph")
+    """Check that in-place methods return x itself: detach_() cut from the graph, share_memory_() moved."""
+    each_cell(matrix, ("detach_", "requires_grad_", "share_memory_"), lambda r: not r.new_object)
+    each_cell(matrix, "detach_", lambda r: not r.requires_grad)
+    each_cell(
+        matrix, "share_memory_", lambda r: r.source_moved and not r.shares_storage and bool(r.new_bytes)
+    )
+    cut = torch.ones(2, requires_grad=True) * 2
+    expect(cut.detach_() is cut and cut.is_leaf and cut.grad_fn is None, "detach_() did not cut x itself")
+    x = torch.zeros(2, 3)
+    before = x.untyped_storage().data_ptr()
+    y = x.share_memory_()  # type: ignore[no-untyped-call]
+    again = x.untyped_storage().data_ptr()
+    expect(y is x and x.is_shared() and again != before, "x stayed where it was")
+    x.share_memory_()  # type: ignore[no-untyped-call]  # "not yet in shared memory": a second call stays
+    expect(x.untyped_storage().data_ptr() == again, "share_memory_() moved a tensor already in shared memory")
 
 
 def _detach_works_on_views(matrix: Matrix) -> None:
-    report = measured(matrix, "detach", "strided_view")
-    expect(report.shares_storage, f"detach() of a view measured {report}")
+    expect(measured(matrix, "detach", "strided_view").shares_storage, "detach() of a view copied")
     x = torch.arange(6.0).reshape(2, 3)
     x = x.detach()
     expect(x.grad_fn is None, "the detached view has history")
 
 
 def _module_to_in_place_by_default(matrix: Matrix) -> None:
-    module_to_is_in_place(matrix)
+    to = module_row(matrix, "module_to_float64")
+    expect(to["new_object"] is False and to["changes_source"] is True, f"model.to(float64) measured {to}")
+    expect(to["shares_storage"] != to["tensors"], "every tensor still shares the old memory")
+    tensor = measured(matrix, "to_float64", "leaf_requires_grad")
+    expect(tensor.new_object and not tensor.shares_storage, f"x.to(torch.float64) measured {tensor}")
+    same = module_row(matrix, "module_to_same_dtype")
+    expect(same["new_object"] is False and same["changes_source"] is False, f"model.to(float32): {same}")
     future = torch.__future__
     expect(not future.get_overwrite_module_params_on_conversion(), "the build overwrites module parameters")
     expect(not future.get_swap_module_params_on_conversion(), "the build swaps module parameters")
@@ -300,24 +289,16 @@ def _module_to_in_place_by_default(matrix: Matrix) -> None:
         expect(model.weight is not weight, "with the overwrite setting the Parameter was kept")
     finally:
         future.set_overwrite_module_params_on_conversion(False)
-
-
-def _expand_writes(matrix: Matrix) -> None:
-    expand_overlaps_and_refuses(matrix)
-    expand_index_writes(matrix)
-
-
-def _like_detach_clone_but_subclass(matrix: Matrix) -> None:
-    _like_detach_clone_with_a_warning(matrix)
-    expect(
-        measured(matrix, "torch_tensor", "subclass").result_type == "Tensor", "torch.tensor kept the subclass"
-    )
-
-
-def _module_to_example(matrix: Matrix) -> None:
     model = torch.nn.Linear(2, 1)
     converted = model.to(torch.float64)
     expect(converted is model and model.weight.dtype == torch.float64, "model.to() made a new module")
+
+
+def keep_a_copy_first(matrix: Matrix) -> None:
+    """Check that copy.deepcopy(model) shares no tensor and no memory with the model, and has no .grad."""
+    deep = module_row(matrix, "module_deepcopy")
+    ok = deep["new_object"] and deep["same_tensors"] == 0 and deep["shares_storage"] == 0
+    expect(ok and deep["changes_source"] is False and deep["with_grad"] == 0, f"copy.deepcopy(model): {deep}")
 
 
 def _state_dict_kinds(matrix: Matrix) -> None:
@@ -329,52 +310,19 @@ def _state_dict_kinds(matrix: Matrix) -> None:
     expect(bool(kept["with_grad"]), f"keep_vars=True measured {kept}")
 
 
-def _module_deepcopy_starts_without_grad(matrix: Matrix) -> None:
-    deep = module_row(matrix, "module_deepcopy")
-    expect(deep["with_grad"] == 0, f"the deep copy carries .grad: {deep}")
-
-
 def _is_x(report: Comparison) -> bool:
     return not report.new_object
 
 
-def _zero_dim_index_view(matrix: Matrix) -> None:
-    x = torch.arange(6.0)
-    picked = x[torch.tensor(1)]
-    expect(picked._base is x and shares_memory(picked, x), "x[torch.tensor(1)] is not a view of x")
-    expect(picked.dim() == 0 and picked.item() == 1.0, f"x[torch.tensor(1)] is {picked}")
-    expect(not shares_memory(x[torch.tensor([1])], x), "x[torch.tensor([1])] shares the memory of x")
-
-
-def _parameter_refuses(matrix: Matrix) -> None:
-    raises_saying(lambda: torch.nn.Parameter(torch.arange(3)), "floating point")
-    with torch.inference_mode():
-        inference = torch.ones(3)
-        inside = torch.nn.Parameter(inference)  # inside inference mode the wrap goes through
-    expect(inside.requires_grad, "a Parameter made inside inference mode does not require grad")
-    raises_saying(lambda: torch.nn.Parameter(inference), "inference tensor outside InferenceMode")
-    raises_saying(lambda: torch.nn.Parameter(torch.arange(3), requires_grad=True), "floating point")
-    # "with its default requires_grad=True": with requires_grad=False, both are accepted.
-    integer = torch.nn.Parameter(torch.arange(3), requires_grad=False)
-    kept = torch.nn.Parameter(inference, requires_grad=False)
-    ok = integer.dtype == torch.int64 and kept.is_inference() and not torch.is_inference_mode_enabled()
-    expect(ok, "nn.Parameter(x, requires_grad=False) changed an integer or an inference x")
-
-
-def _detach_in_place_refuses_views(matrix: Matrix) -> None:
-    detach_in_place_refuses_views(matrix)
-    detach_in_place_spares_inference_views(matrix)  # "a view that is not an inference tensor"
-
-
-def _view_or_fail_reshape_either(matrix: Matrix) -> None:
-    view_or_fail_reshape_either(matrix)
-    # "not a nested one": a nested tensor reports the strided layout too.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # the strided nested layout is a prototype
-        nested = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
-    expect(
-        nested.layout == torch.strided and nested.is_nested, f"a nested tensor's layout is {nested.layout}"
-    )
+# Claims that share a check, each under its own name.
+_like_detach_clone_but_subclass = _tensor_constructors_copy
+_save_load_whole_storage = _save_load_new_memory
+_parameter_of_a_clone = _parameter_wrap_copies_nothing
+_to_copy_always_copies = _to_copy_float
+_view_write_reaches_copy_does_not = slice_shares_index_copies
+_share_memory_moves_x = _detach_in_place_is_x = _in_place_return_x
+_module_to_example = _module_to_in_place_by_default
+_module_deepcopy_starts_without_grad = keep_a_copy_first
 
 
 CLAIMS = [

@@ -1,96 +1,161 @@
-"""The checks of the claims on ``docs/explanation/special-tensors.md``.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/explanation/special-tensors.md``, by the id of each claim's span."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import io
-import pickle
+import itertools
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import torch
 
-from _checks._helpers import (
-    backward,
-    hooks_not_carried,
-    hooks_warning,
-    inference_in_place_error,
-    inference_mark,
-    inference_not_saved,
-    inference_tensor_has_no_counter,
-    raises_saying,
-    zero_dim_values,
-)
-from _checks.reference.changes_between_releases import load_weights_only
-from tcdoc import Matrix, shares_memory
+from _checks._helpers import IN_PLACE_WRITES, backward, each_cell, raises, version_counter
+from _checks._helpers import conjugate_bit as _conj_lazy
+from _checks.reference.changes_between_releases import load_weights_only as _subclass_load
+from tcdoc import GRAD_MODES, Matrix
 from tcdoc._registry import TaggedTensor
-from tcdoc._snapshots import release
-from tcdoc.claims import IN_WORDS, Claim, ClaimFalse, expect, measured
+from tcdoc.claims import IN_WORDS, Claim, expect, measured
 
 __all__ = ["CLAIMS"]
 
 
 def _inference_has_no_counter(matrix: Matrix) -> None:
-    inference_tensor_has_no_counter()  # x has none; its detach() and .data, made outside, have their own
+    version_counter(matrix)  # x has none; its detach() and .data, made outside, have their own
     with torch.inference_mode():
         x = torch.ones(2)
-    raises_saying(lambda: x._version, "Inference tensors do not track version counter")
-    for op in ("detach", "data", "clone"):
-        expect(measured(matrix, op, "inference").shares_version_counter is None, f"{op}: not n/a")
-    expect(x.detach()._version == 0 and x.data._version == 0, "x.detach() or x.data has no counter")
+    raises(lambda: x._version, "Inference tensors do not track version counter")
+    each_cell(matrix, ("detach", "data", "clone"), lambda r: r.shares_version_counter is None, ("inference",))
 
 
-def _conj_lazy(matrix: Matrix) -> None:
-    values = torch.tensor([1 + 2j, 3 - 1j])
-    lazy = values.conj()
-    expect(lazy.is_conj() and shares_memory(values, lazy), "conj() is not a view with the bit set")
-    # "(or cleared, where x had it)": conj() of a conjugate view is a view without the bit
-    again = lazy.conj()
-    expect(not again.is_conj() and again._is_view() and shares_memory(values, again), "conj() twice")
-    for op in ("detach", "view", "slice"):
-        expect(measured(matrix, op, "conj").keeps_conj, f"{op} dropped the conjugate bit")
-    # the words name x.view(-1) and slicing, not every view: x.real and x.imag are views without it
-    expect(not lazy.real.is_conj() and not lazy.imag.is_conj(), "x.real or x.imag kept the bit")
-    for op in ("clone", "deepcopy"):
-        report = measured(matrix, op, "conj")
-        expect(report.keeps_conj is False and not report.shares_storage, f"{op} on conj: {report}")
+def inference_mark(matrix: Matrix) -> None:
+    """Check that views and detach() keep the mark in every mode; copies drop it outside inference mode."""
+    for grad_mode in GRAD_MODES:
+        for op in ("detach", "data", "view", "slice", "clone", "detach_clone", "deepcopy"):
+            kept = op in ("detach", "data", "view", "slice") or grad_mode == "inference_mode"
+            report = matrix.get(op, "inference", grad_mode).properties
+            expect(report is not None and report.keeps_inference is kept, f"{op} under {grad_mode}: {report}")
+
+
+INFERENCE_IN_PLACE_ERROR = "Inplace update to inference tensor outside InferenceMode"
+
+
+def inference_in_place_error(matrix: Matrix) -> None:
+    """Check that, outside inference mode, a write into an inference tensor or its view lands, then raises."""
+    for mode in (torch.enable_grad, torch.no_grad):  # outside inference mode, with or without grad
+        for (name, write), reach in itertools.product(IN_PLACE_WRITES.items(), ("itself", "a view")):
+            with torch.inference_mode():
+                x = torch.full((3,), 3.0)
+            target = x if reach == "itself" else x[0:2]
+            with mode():
+                error = raises(functools.partial(write, target), INFERENCE_IN_PLACE_ERROR)
+            expect(not torch.equal(x, torch.full((3,), 3.0)), f"{name} raised and left x as it was")
+            expect("make a clone" in str(error), f"the error of {name} does not suggest a clone: {error}")
+    with torch.inference_mode():
+        x = torch.ones(3)
+    with contextlib.suppress(RuntimeError):
+        x.add_(1)
+    y = x.clone()
+    y.add_(1)
+    expect(torch.equal(x, torch.full((3,), 2.0)) and not y.is_inference(), f"x holds {x}, its clone {y}")
+
+
+def _inference_not_saved_unless_nothing_is(matrix: Matrix) -> None:
+    with torch.inference_mode():
+        features = torch.ones(3)
+    weight = torch.ones(3, requires_grad=True)
+    raises(lambda: weight * features, "Inference tensors cannot be saved for backward")
+    backward((weight * features.clone()).sum())
+    expect(weight.grad is not None, "the clone did not let the gradient through")
+    weight.grad = None
+    backward((weight + features).sum())  # add saves neither input
+    expect(weight.grad is not None, "weight + features did not let the gradient through")
 
 
 def _expanded_materialised(matrix: Matrix) -> None:
-    for op in ("clone", "contiguous"):
-        report = measured(matrix, op, "expanded")
-        ok = report.overlaps_itself is False and not report.shares_storage and bool(report.new_bytes)
-        expect(ok, f"{op} on an expanded tensor measured {report}")
+    each_cell(
+        matrix,
+        ("clone", "contiguous"),
+        lambda r: r.overlaps_itself is False and not r.shares_storage and bool(r.new_bytes),
+        ("expanded",),
+    )
     expect(measured(matrix, "detach", "expanded").overlaps_itself, "detach() of it does not overlap")
-    wide = torch.arange(3.0).expand(2, 3).clone()
-    wide.add_(1)
+    torch.arange(3.0).expand(2, 3).clone().add_(1)  # can be written in place
+
+
+def _hooks_not_carried_clone_recorded(matrix: Matrix) -> None:
+    each_cell(
+        matrix,
+        ("deepcopy", "copy", "save_load", "clone", "detach"),
+        lambda r: r.keeps_hooks is False,
+        ("hooked",),
+    )
+    calls: list[int] = []
+    x = torch.ones(2, requires_grad=True)
+    x.register_hook(lambda grad: calls.append(1))  # type: ignore[no-untyped-call]
+    backward(x.clone().sum())
+    expect(calls == [1], "the hook of x did not run for a gradient through the clone")
+    backward(copy.deepcopy(x).sum())
+    expect(calls == [1], "a hook ran for the deep copy")
+    with torch.no_grad():  # the words say "made while autograd records": this clone has no path back
+        unrecorded = x.clone()
+    expect(unrecorded.grad_fn is None and not unrecorded.requires_grad, "the no_grad clone kept a path to x")
+
+
+def hooks_warning(matrix: Matrix) -> None:
+    """Check that copy.copy and torch.save warn of a plain tensor's hooks, and drop a Parameter's silently."""
+    for op in ("copy", "save_load"):
+        warned = matrix.get(op, "hooked").warnings
+        expect(any("will not be serialized" in w.message for w in warned), f"{op} did not warn")
+    expect(not matrix.get("deepcopy", "hooked").warnings, "deepcopy warned")
+    parameter = torch.nn.Parameter(torch.ones(2))
+    parameter.register_hook(lambda grad: None)  # type: ignore[no-untyped-call]
+    copies: dict[str, Callable[[], object]] = {
+        "copy.copy": lambda: copy.copy(parameter),
+        "torch.save": lambda: torch.save(parameter, io.BytesIO()),
+        "copy.deepcopy": lambda: copy.deepcopy(parameter),
+    }
+    for name, make in copies.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            made = make()
+        expect(not caught, f"{name} of a hooked Parameter warned: {[str(w.message) for w in caught]}")
+        expect(not isinstance(made, torch.Tensor) or not made._backward_hooks, f"{name} kept the hook")
 
 
 def _integer_refuses_grad(matrix: Matrix) -> None:
     for op in ("requires_grad_", "parameter_wrap"):
         row = matrix.get(op, "integer")
         expect(row.error is not None and "floating point" in row.error.message, f"{op}: {row.outcome}")
-    report = measured(matrix, "float", "integer")
-    expect(report.new_object and not report.shares_storage, f"float() of an integer tensor: {report}")
+    each_cell(matrix, "float", lambda r: r.new_object and not r.shares_storage, ("integer",))
 
 
 def _sparse_memory(matrix: Matrix) -> None:
     for op in ("view", "reshape", "expand"):
         expect(matrix.get(op, "sparse").error is not None, f"{op} did not raise on a sparse tensor")
     expect(measured(matrix, "detach", "sparse").shares_storage, "detach() of a sparse tensor copied")
-    cloned = measured(matrix, "clone", "sparse")
-    expect(not cloned.shares_storage and bool(cloned.new_bytes), f"clone of a sparse tensor: {cloned}")
+    each_cell(matrix, "clone", lambda r: not r.shares_storage and bool(r.new_bytes), ("sparse",))
+
+
+def zero_dim_values(matrix: Matrix) -> None:
+    """Check that a 0-d tensor refuses slicing, indexing and cat, not stack, and tolist() is a number."""
+    expect(measured(matrix, "tolist", "zero_dim").result_type == "float", "tolist() of a 0-d tensor")
+    for op in ("cat", "slice", "index"):
+        expect(matrix.get(op, "zero_dim").error is not None, f"{op} did not raise on a 0-d tensor")
+    expect(measured(matrix, "stack", "zero_dim").result_is_tensor, "stack() of a 0-d tensor failed")
+    z = torch.tensor(3.0)
+    raises(lambda: z[0], kind=IndexError)
+    expect(torch.stack([z]).shape == (1,), "stack() did not give the 0-d tensor a dimension")
 
 
 def _subclass_kept_or_lost(matrix: Matrix) -> None:
-    for op in ("clone", "detach", "detach_clone", "slice"):
+    kept = ("clone", "detach", "detach_clone", "slice")
+    for op in (*kept, "torch_tensor", "tensor_from_list", "numpy_roundtrip"):
         name = measured(matrix, op, "subclass").result_type
-        expect(name == TaggedTensor.__name__, f"{op} returned a {name}")
-    for op in ("torch_tensor", "tensor_from_list", "numpy_roundtrip"):
-        name = measured(matrix, op, "subclass").result_type
-        expect(name == "Tensor", f"{op} returned a {name}")
+        expect(name == (TaggedTensor.__name__ if op in kept else "Tensor"), f"{op} returned a {name}")
 
 
 class _MakesItsOwnEmpty(TaggedTensor):
@@ -115,50 +180,10 @@ def _subclass_deepcopy(matrix: Matrix) -> None:
     with torch._C.DisableTorchFunctionSubclass():  # as deepcopy calls it
         plain = x.new_empty([])
     expect(type(plain) is torch.Tensor, f"with subclass handling off, new_empty() returned {type(plain)}")
-    raises_saying(lambda: copy.deepcopy(x), "new_empty()")
+    raises(lambda: copy.deepcopy(x), "new_empty()")
     for cls in (_MakesItsOwnEmpty, _CopiesItself):
         twin = copy.deepcopy(torch.ones(2).as_subclass(cls))
         expect(type(twin) is cls, f"deepcopy of {cls.__name__} gave a {type(twin).__name__}")
-
-
-def _subclass_load(matrix: Matrix) -> None:
-    load_weights_only(matrix)  # "since torch 2.6": every release measured, the build's own among them
-    buffer = io.BytesIO()
-    torch.save(torch.ones(2).as_subclass(TaggedTensor), buffer)
-    buffer.seek(0)
-    again = torch.load(buffer, weights_only=False)
-    expect(type(again) is TaggedTensor, "weights_only=False did not load the subclass")
-    if release(torch.__version__) < (2, 6, 0):
-        return  # a torch before 2.6 loads it by default: nothing to allow (load_weights_only checks when)
-    buffer.seek(0)
-    try:
-        torch.load(buffer)
-    except pickle.UnpicklingError:
-        pass
-    else:
-        raise ClaimFalse("torch.load loaded the subclass by default")
-    buffer.seek(0)
-    with torch.serialization.safe_globals([TaggedTensor]):
-        allowed = torch.load(buffer)
-    expect(type(allowed) is TaggedTensor, f"the allowed class loaded as a {type(allowed).__name__}")
-
-
-def _inference_not_saved_unless_nothing_is(matrix: Matrix) -> None:
-    inference_not_saved(matrix)
-    with torch.inference_mode():
-        features = torch.ones(3)
-    weight = torch.ones(3, requires_grad=True)
-    backward((weight + features).sum())  # add saves neither input
-    expect(weight.grad is not None, "weight + features did not let the gradient through")
-
-
-def _hooks_not_carried_clone_recorded(matrix: Matrix) -> None:
-    hooks_not_carried(matrix)
-    x = torch.ones(2, requires_grad=True)
-    x.register_hook(lambda grad: None)  # type: ignore[no-untyped-call]
-    with torch.no_grad():  # the words say "made while autograd records": this clone has no path back
-        unrecorded = x.clone()
-    expect(unrecorded.grad_fn is None and not unrecorded.requires_grad, "the no_grad clone kept a path to x")
 
 
 CLAIMS = [

@@ -1,152 +1,76 @@
-"""The checks of the claims on ``docs/howto/questions.md``, the page of questions people ask.
+"""The checks of the claims on ``docs/howto/questions.md``, by the id of each claim's span.
 
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-Most answers repeat, in fewer words, a claim of the page they link to; their checks reuse that
-page's helpers and the measured matrix.
+Most answers repeat, in fewer words, a claim of the page they link to, and share its check.
 """
 
 from __future__ import annotations
 
-import copy
-import warnings
-
 import torch
 
+from _checks._helpers import as_tensor_returns_x as _as_tensor_returns_x
 from _checks._helpers import (
     autograd_sees_detached_changes,
-    backward,
-    built_source,
+    cells_check,
     clone_copies_and_records,
     clone_detach_records_first,
     data_change_goes_unnoticed,
     data_shares_memory_not_counter,
-    deepcopy_refuses_non_leaf,
     detach_copies_nothing,
     detach_fails_only_where_saved,
-    each_measured,
+    each_cell,
     everyday_names,
     module_with_non_leaf,
-    no_grad_product_is_a_copyable_leaf,
     parameter_deepcopy_drops,
     state_dict_references,
     tied_module,
-    where_measured,
     write_through_detached,
 )
-from tcdoc import Matrix, shares_memory
-from tcdoc.claims import IN_WORDS, Claim, expect, measured
+from _checks._helpers import both_orders_agree as _both_orders_agree
+from _checks._helpers import clone_copies_and_records as _clone_stays_in_graph
+from _checks._helpers import copy_copy_new_window as _copy_copy_same_memory
+from _checks._helpers import copy_copy_of_non_leaf as _copy_copy_new_leaf
+from _checks._helpers import deepcopy_plain_grad_and_attributes as _plain_deepcopy_copies_both
+from _checks._helpers import deepcopy_refuses_recorded as _deepcopy_refuses_history
+from _checks._helpers import like_detach_clone_with_a_warning as _torch_tensor_copies
+from tcdoc import Matrix
+from tcdoc.claims import IN_WORDS, Claim, expect
 
 __all__ = ["CLAIMS"]
-
-ADVICE = ("sourceTensor.detach().clone()", "sourceTensor.clone().detach()")
-"""The two wordings of the warning of ``torch.tensor(x)`` (its order changed in torch 2.7)."""
 
 
 def _clone_new_memory(matrix: Matrix) -> None:
     clone_copies_and_records(matrix)  # new memory on every kind of x, in every grad mode
     x = torch.ones(3)
-    y = x.clone()
-    y.add_(1)
+    x.clone().add_(1)
     expect(torch.equal(x, torch.ones(3)), "a write into the clone reached x")
 
 
-def _clone_stays_in_graph(matrix: Matrix) -> None:
-    for scenario in everyday_names():
-        if built_source(scenario).requires_grad:
-            report = measured(matrix, "clone", scenario)
-            expect(report.grad_fn == "CloneBackward0", f"clone of {scenario} has grad_fn {report.grad_fn}")
-
-
 def _clone_gradients(matrix: Matrix) -> None:
-    for scenario in ("leaf_requires_grad", "non_leaf", "parameter"):
-        report = measured(matrix, "clone", scenario)
-        expect(report.gradient_flows_to_source is True, f"clone of {scenario} measured {report}")
-
-
-def _clone_under_no_grad(matrix: Matrix) -> None:
-    for scenario in ("leaf_requires_grad", "non_leaf", "parameter"):
-        report = matrix.get("clone", scenario, "no_grad").properties
-        ok = report is not None and report.grad_fn is None and report.gradient_flows_to_source is False
-        expect(ok, f"clone of {scenario} under no_grad measured {report}")
+    """Check that gradients through a clone reach x while autograd records, and not under no_grad."""
+    names = ("leaf_requires_grad", "non_leaf", "parameter")
+    each_cell(matrix, "clone", lambda r: r.gradient_flows_to_source is True, names)
+    each_cell(
+        matrix, "clone", lambda r: r.grad_fn is None and r.gradient_flows_to_source is False, names, "no_grad"
+    )
 
 
 def _detach_copies_nothing(matrix: Matrix) -> None:
     detach_copies_nothing(matrix)
-    for scenario, report in where_measured(matrix, "detach", everyday_names()):
-        ok = report.shares_storage and report.shares_version_counter is True
-        expect(ok, f"detach of {scenario} measured {report}")
+    each_cell(
+        matrix, "detach", lambda r: r.shares_storage and r.shares_version_counter is True, everyday_names()
+    )
 
 
-def _both_orders_agree(matrix: Matrix) -> None:
-    for op in ("detach_clone", "clone_detach"):
-        for scenario, report in where_measured(matrix, op, everyday_names()):
-            ok = report.is_leaf and not report.shares_storage and report.grad_fn is None
-            expect(ok and not report.gradient_flows_to_source, f"{op} of {scenario} measured {report}")
-
-
-def _deepcopy_no_history(matrix: Matrix) -> None:
-    for scenario, report in where_measured(matrix, "deepcopy", everyday_names()):
-        expect(report.is_leaf and report.grad_fn is None, f"deepcopy of {scenario} measured {report}")
-
-
-def _deepcopy_refuses_history(matrix: Matrix) -> None:
-    deepcopy_refuses_non_leaf(matrix)
-    no_grad_product_is_a_copyable_leaf(matrix)  # x * 2 recorded is no leaf; unrecorded, it is
-    x = torch.ones(3, requires_grad=True)
-    error: RuntimeError | None = None
-    try:
-        copy.deepcopy(x * 2)
-    except RuntimeError as raised:
-        error = raised
-    expect(error is not None, "deepcopy of x * 2 did not raise")
-
-
-def _plain_deepcopy_copies_both(matrix: Matrix) -> None:
-    report = measured(matrix, "deepcopy", "leaf_requires_grad")
-    expect(report.copies_grad is True and report.copies_attributes is True, f"deepcopy measured {report}")
-
-
-def _copy_copy_same_memory(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "copy"):
-        ok = report.new_object and report.shares_storage and not report.shares_version_counter
-        expect(ok, f"copy.copy of {scenario} measured {report}")
-
-
-def _copy_copy_new_leaf(matrix: Matrix) -> None:
-    report = measured(matrix, "copy", "non_leaf")
-    ok = report.is_leaf and report.requires_grad and not report.gradient_flows_to_source
-    expect(ok, f"copy.copy of a non-leaf measured {report}")
-    a = torch.ones(3, requires_grad=True)
-    c = copy.copy(a * 2)
-    backward(c.sum())
-    expect(a.grad is None and c.grad is not None, f"a.grad is {a.grad}, c.grad is {c.grad}")
-
-
-def _torch_tensor_copies(matrix: Matrix) -> None:
-    for scenario in everyday_names():
-        row, reference = matrix.get("torch_tensor", scenario), matrix.get("detach_clone", scenario)
-        expect(
-            row.properties == reference.properties,
-            f"torch.tensor of {scenario} differs from detach().clone()",
-        )
-        said = any(advice in w.message for w in row.warnings for advice in ADVICE)
-        expect(said, f"torch.tensor of {scenario} warned {[w.message for w in row.warnings]}")
-    x = torch.ones(3, requires_grad=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # the warning the sentence names
-        expect(not shares_memory(torch.tensor(x), x), "torch.tensor(x) shares the memory of x")
-
-
-def _as_tensor_returns_x(matrix: Matrix) -> None:
-    for scenario, report in each_measured(matrix, "as_tensor"):
-        expect(not report.new_object, f"as_tensor of {scenario} made a new object")
-    x = torch.ones(3)
-    expect(torch.as_tensor(x) is x, "as_tensor(x) did not return x")
+_deepcopy_no_history = cells_check("deepcopy", lambda r: r.is_leaf and r.grad_fn is None, everyday_names())
 
 
 def _detach_change_counted(matrix: Matrix) -> None:
     write_through_detached(matrix)  # both version counters read 1 after the write
     autograd_sees_detached_changes(matrix)
+
+
+# Claims that share a check, each under its own name.
+_clone_under_no_grad = _clone_gradients
 
 
 CLAIMS = [

@@ -1,7 +1,4 @@
-"""The checks of the claims on ``docs/howto/which-copy.md``.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/howto/which-copy.md``, by the id of each claim's span."""
 
 from __future__ import annotations
 
@@ -24,26 +21,17 @@ from _checks._helpers import (
     optimizer_state_dict_references,
     parameter_deepcopy_drops,
     raises,
-    raises_saying,
-    silently_wrong,
     state_dict_references,
-    tied_module,
 )
+from _checks._helpers import no_grad_counted_data_not as _no_grad_counted_data_not
+from _checks._helpers import slice_storage as _clone_holds_only_the_slice
+from _checks._helpers import tied_module as _deepcopy_separate_with_ties
 from tcdoc import Matrix, graph_memory, shares_memory, start_methods
 from tcdoc.claims import IN_WORDS, Claim, expect, measured
 
 __all__ = ["CLAIMS"]
 
-
-def _deepcopy_error_words(matrix: Matrix) -> None:
-    row = matrix.get("deepcopy", "non_leaf")
-    expect(row.error is not None, "deepcopy of a non-leaf did not raise")
-    assert row.error is not None
-    expect(row.error.message.startswith("Only Tensors created explicitly by the user"), row.error.message)
-    computed_unrecorded = matrix.get("deepcopy", "leaf_from_operation")  # computed under no_grad
-    expect(
-        computed_unrecorded.error is None, f"deepcopy of an unrecorded result: {computed_unrecorded.outcome}"
-    )
+REFUSAL = "Only Tensors created explicitly by the user"
 
 
 def _may_share(matrix: Matrix) -> None:
@@ -77,15 +65,10 @@ def _accumulating_keeps_every_graph(matrix: Matrix) -> None:
         loss = (w * step).exp().sum()
         total = total + loss
         backward(loss)
-        memory = graph_memory(total)
-        saved.append(memory.saved_bytes)
-        nodes.append(memory.nodes)
+        saved.append(graph_memory(total).saved_bytes)
+        nodes.append(graph_memory(total).nodes)
     expect(not any(saved), f"with backward() the accumulated graphs still hold saved bytes {saved}")
     expect(nodes == sorted(nodes) and nodes[-1] > nodes[0], f"with backward() the nodes went {nodes}")
-
-
-def _deepcopy_separate_with_ties(matrix: Matrix) -> None:
-    tied_module(matrix)
 
 
 def _deepcopy_optimizer_steps_copies(matrix: Matrix) -> None:
@@ -108,16 +91,13 @@ def _deepcopy_refuses_recorded_in_structures(matrix: Matrix) -> None:
     logits = model(torch.ones(4, 2))
     loss = logits.pow(2).mean()
     recorded = {"loss": loss, "logits": logits}
-    raises_saying(lambda: copy.deepcopy(recorded), "Only Tensors created explicitly by the user")
-    raises_saying(
-        lambda: copy.deepcopy([loss.detach(), logits]), "Only Tensors created explicitly by the user"
-    )
+    raises(lambda: copy.deepcopy(recorded), REFUSAL)
+    raises(lambda: copy.deepcopy([loss.detach(), logits]), REFUSAL)
     state = copy.deepcopy(model.state_dict())  # after a forward pass: its tensors are detached
     expect(not shares_memory(state["weight"], model.weight), "the copied state_dict shares the weight")
-    by_tensor = {name: tensor.detach().clone() for name, tensor in recorded.items()}
-    kept = all(torch.equal(by_tensor[name], tensor) for name, tensor in recorded.items())
-    apart = not any(shares_memory(by_tensor[name], tensor) for name, tensor in recorded.items())
-    expect(kept and apart, "copying tensor by tensor did not give separate equal tensors")
+    for name, tensor in recorded.items():  # tensor by tensor, each detached and cloned, copies
+        kept = tensor.detach().clone()
+        expect(torch.equal(kept, tensor) and not shares_memory(kept, tensor), f"the copy of {name} is wrong")
 
 
 def _detached_compute_stops_training(matrix: Matrix) -> None:
@@ -127,11 +107,10 @@ def _detached_compute_stops_training(matrix: Matrix) -> None:
 
 def _target_fills_its_grad(matrix: Matrix) -> None:
     model = torch.nn.Linear(2, 1)
-    target = copy.deepcopy(model)
-    backward((model(torch.ones(1, 2)) - target(torch.ones(1, 2))).pow(2).sum() + model.weight.sum())
+    target, frozen = copy.deepcopy(model), copy.deepcopy(model).requires_grad_(False)
+    for copied in (target, frozen):
+        backward((model(torch.ones(1, 2)) - copied(torch.ones(1, 2))).pow(2).sum() + model.weight.sum())
     expect(target.weight.grad is not None, "the deep-copied target got no .grad")
-    frozen = copy.deepcopy(model).requires_grad_(False)
-    backward((model(torch.ones(1, 2)) - frozen(torch.ones(1, 2))).pow(2).sum() + model.weight.sum())
     expect(frozen.weight.grad is None, "the frozen target got a .grad")
 
 
@@ -147,15 +126,12 @@ def _detach_copies_nothing_follows_x(matrix: Matrix) -> None:
 
 def _requires_grad_false_on_non_leaf(matrix: Matrix) -> None:
     y = torch.ones(3, requires_grad=True) * 2
-    error = raises(lambda: setattr(y, "requires_grad", False))
-    expect("leaf" in str(error), f"the error says: {error}")
+    raises(lambda: setattr(y, "requires_grad", False), "leaf")
 
 
 def _detached_input_stops_backward(matrix: Matrix) -> None:
-    w = torch.ones(3, requires_grad=True)
-    features = w * 2
-    head = torch.ones(3, requires_grad=True)
-    backward((features.detach() * head).sum())
+    w, head = torch.ones(3, requires_grad=True), torch.ones(3, requires_grad=True)
+    backward(((w * 2).detach() * head).sum())
     expect(w.grad is None and head.grad is not None, f"w.grad is {w.grad}")
     expect(measured(matrix, "detach", "non_leaf").new_bytes == 0, "detach copied memory")
 
@@ -170,24 +146,6 @@ def _clone_protects(matrix: Matrix) -> None:
     expect(inside is not None and inside.shares_version_counter is None, f"clone in inference mode: {inside}")
 
 
-def _no_grad_counted_data_not(matrix: Matrix) -> None:
-    p = torch.nn.Parameter(torch.ones(3))
-    before = p._version
-    with torch.no_grad():
-        p.copy_(torch.zeros(3))
-    expect(p._version == before + 1, "the change under no_grad was not counted")
-    p.data.copy_(torch.ones(3))
-    expect(p._version == before + 1, "the change through .data was counted")
-    silently_wrong(lambda t: t.data, ".data")
-
-
-def _snapshot(matrix: Matrix) -> None:
-    x = torch.zeros(3)
-    alias, snapshot = x.detach(), x.detach().clone()
-    x.add_(1)
-    expect(torch.equal(alias, x) and not torch.equal(snapshot, x), "the snapshot or the alias misbehaved")
-
-
 def _detach_follows_writes(matrix: Matrix) -> None:
     for name, write in IN_PLACE_WRITES.items():
         x = torch.ones(3)
@@ -197,31 +155,24 @@ def _detach_follows_writes(matrix: Matrix) -> None:
         expect(torch.equal(snapshot, torch.ones(3)), f"the snapshot followed {name}")
     model = torch.nn.Linear(2, 1)
     alias, snapshot = model.weight.detach(), model.weight.detach().clone()
-    model(torch.ones(1, 2)).sum().backward()
+    backward(model(torch.ones(1, 2)).sum())
     torch.optim.SGD(model.parameters(), lr=0.1).step()
     expect(torch.equal(alias, model.weight.detach()), "the detached weight did not follow the step")
     expect(not torch.equal(snapshot, model.weight.detach()), "the snapshot followed the step")
 
 
 def _module_with_attribute_fails(matrix: Matrix) -> None:
-    _deepcopy_error_words(matrix)
+    error = matrix.get("deepcopy", "non_leaf").error
+    expect(error is not None and error.message.startswith(REFUSAL), f"deepcopy of a non-leaf: {error}")
+    computed_unrecorded = matrix.get("deepcopy", "leaf_from_operation")  # computed under no_grad
+    expect(
+        computed_unrecorded.error is None, f"deepcopy of an unrecorded result: {computed_unrecorded.outcome}"
+    )
     module_with_non_leaf(matrix)
     deepcopy_refuses_non_leaf(matrix)
     as_buffer = torch.nn.Linear(2, 1)  # registering the non-leaf as a buffer does not help
     as_buffer.register_buffer("scale", as_buffer.weight * 2)
-    raises_saying(lambda: copy.deepcopy(as_buffer), "Only Tensors created explicitly by the user")
-
-
-def _clone_holds_only_the_slice(matrix: Matrix) -> None:
-    big = torch.zeros(1000)
-    part = big[:10]
-    expect(part.clone().untyped_storage().nbytes() == 40, "the clone holds more than the slice")
-    expect(copy.deepcopy(part).untyped_storage().nbytes() == 4000, "deepcopy did not copy the whole storage")
-    expect(
-        part.untyped_storage().data_ptr() == big.untyped_storage().data_ptr(), "the slice has its own storage"
-    )
-    tracked = torch.zeros(1000, requires_grad=True)  # its slice is no leaf, and deepcopy refuses it
-    raises_saying(lambda: copy.deepcopy(tracked[:10]), "Only Tensors created explicitly by the user")
+    raises(lambda: copy.deepcopy(as_buffer), REFUSAL)
 
 
 def _clone_detach_drop_parameter(matrix: Matrix) -> None:
@@ -242,21 +193,17 @@ def _numpy_refuses_and_shares(matrix: Matrix) -> None:
     forced = needs_grad.numpy(force=True)
     expect(shares_memory(needs_grad, torch.from_numpy(forced)), "numpy(force=True) refused or copied")
     t = torch.zeros(3)
-    array = t.numpy()
-    array[0] = 5.0
+    t.numpy()[0] = 5.0
     expect(t[0].item() == 5.0, "the array does not share the tensor's memory")
 
 
 def _shared_memory_reaches_the_parent(matrix: Matrix) -> None:
+    """Check that a worker's write reaches a shared tensor, and an ordinary one except under fork."""
     found = start_methods()
     for method in found.methods:
         for passed in ("argument", "queue"):
             write = found.get(method, "shared", passed)
             expect(write.parent_sees_write, f"{method}, {passed}: the parent did not see the write")
-
-
-def _ordinary_tensor_depends_on_start_method(matrix: Matrix) -> None:
-    found = start_methods()
     fork = found.get("fork", "ordinary", "argument")
     expect(not fork.parent_sees_write and not fork.shared_after, f"fork: {fork}")
     for method in ("spawn", "forkserver"):
@@ -269,6 +216,11 @@ def _float_is_x_no_copy(matrix: Matrix) -> None:
     in_place_through_float(matrix)
     report = measured(matrix, "to_same_dtype", "no_grad")
     expect(not report.new_object, f"x.to(x.dtype) measured {report}")
+
+
+# Claims that share a check, each under its own name.
+_snapshot = _detach_follows_writes
+_ordinary_tensor_depends_on_start_method = _shared_memory_reaches_the_parent
 
 
 CLAIMS = [

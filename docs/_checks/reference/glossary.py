@@ -1,57 +1,39 @@
-"""The checks of the claims on ``docs/reference/glossary.md``.
-
-Each ``[words]{#id .claim}`` span of the page has its claim here, by id, pinned to its words.
-"""
+"""The checks of the claims on ``docs/reference/glossary.md``, by the id of each claim's span."""
 
 from __future__ import annotations
 
 import torch
 
-from _checks._helpers import (
-    IN_PLACE_WRITES,
-    autograd_sees_detached_changes,
-    each_measured,
-    hooks_skip_version_check,
-    inference_tensor_has_no_counter,
-    silently_wrong,
-    stops_backward,
-    version_error_words,
-)
-from tcdoc import Comparison, Matrix, shares_memory
+from _checks._helpers import conjugate_bit as _conjugate_bit
+from _checks._helpers import hooks_skip_version_check, silently_wrong, stops_backward, version_error_words
+from _checks._helpers import version_counter as _counter_shared_by_views_and_detach
+from tcdoc import Matrix
 from tcdoc.claims import Claim, expect
 
 __all__ = ["CLAIMS"]
 
 
-def _with_counter(report: Comparison) -> bool:
-    """Whether both tensors have a version counter to share (the words speak of ordinary tensors)."""
-    return report.shares_version_counter is not None
-
-
-def _counter_shared_by_views_and_detach(matrix: Matrix) -> None:
-    for op in ("detach", "view", "slice", "T", "permute", "expand"):
-        for scenario, report in each_measured(matrix, op):
-            if _with_counter(report):  # an inference tensor has no counter at all
-                expect(report.shares_version_counter, f"{op} on {scenario} has its own counter")
-    autograd_sees_detached_changes(matrix)
-    for name, write in IN_PLACE_WRITES.items():
-        x = torch.ones(3)
-        before = x._version
-        write(x)
-        expect(x._version > before, f"{name} did not increase the counter")
-    inference_tensor_has_no_counter()
-
-
 def _leaves(matrix: Matrix) -> None:
     made = torch.ones(3, requires_grad=True)
-    expect(made.is_leaf and made.grad_fn is None, "a tensor you created is not a leaf")
-    expect((made * 2).detach().is_leaf, "a detached result is not a leaf")
     with torch.no_grad():
         unrecorded = made * 2
-    expect(unrecorded.is_leaf and unrecorded.grad_fn is None, "a result made under no_grad is not a leaf")
-    plain = torch.ones(3) * 2
-    expect(plain.is_leaf and plain.grad_fn is None, "a result of tensors that need no gradient is not a leaf")
+    leaves = {
+        "a tensor you created": made,
+        "a detached result": (made * 2).detach(),
+        "a no_grad result": unrecorded,
+    }
+    leaves["a result of tensors that need no gradient"] = torch.ones(3) * 2
+    for name, leaf in leaves.items():
+        expect(leaf.is_leaf and leaf.grad_fn is None, f"{name} is not a leaf")
     expect(not (made * 2).is_leaf, "a recorded result is a leaf")
+
+
+def _inference_tensors(matrix: Matrix) -> None:
+    outside = torch.ones(3)  # y, an ordinary tensor
+    with torch.inference_mode():
+        made, computed = torch.ones(3), outside * 2
+    expect(made.is_inference() and computed.is_inference(), "torch.ones(3) or y * 2 under inference_mode()")
+    expect(not outside.is_inference() and not (outside * 2).is_inference(), "the same calls outside it")
 
 
 def _counter_checked(matrix: Matrix) -> None:
@@ -61,43 +43,9 @@ def _counter_checked(matrix: Matrix) -> None:
     hooks_skip_version_check(matrix)
     silently_wrong(lambda t: t.data, ".data")
     x = torch.ones(3)
-    data = x.data
+    before, data = x._version, x.data
     data.add_(1.0)
-    expect(data._version == 1 and x._version == 0, "x.data does not count on a counter of its own")
-
-
-def _inference_tensors(matrix: Matrix) -> None:
-    outside = torch.ones(3)  # y, an ordinary tensor
-    expect(not outside.is_inference(), "torch.ones(3) outside inference mode is an inference tensor")
-    with torch.inference_mode():
-        made, computed = torch.ones(3), outside * 2
-    expect(made.is_inference(), "torch.ones(3) under inference_mode() is not an inference tensor")
-    expect(computed.is_inference(), "y * 2 under inference_mode() is not an inference tensor")
-    expect(not (outside * 2).is_inference(), "y * 2 outside inference_mode() is an inference tensor")
-
-
-def _conjugate_bit(matrix: Matrix) -> None:
-    x = torch.tensor([1 + 2j, 3 - 1j])
-    expect(not x.is_conj(), "a new complex tensor has the conjugate bit")
-    lazy = x.conj()
-    expect(lazy.is_conj(), "x.conj() does not set the bit")
-    # "(or cleared, where x had it)": conj() of a tensor with the flag is a view of the storage without it
-    again = lazy.conj()
-    expect(not again.is_conj() and again._is_view(), "conj() of a conjugate view kept the flag")
-    expect(again.data_ptr() == x.data_ptr(), "conj() of a conjugate view is not a view of x's storage")
-    expect(
-        shares_memory(x, lazy) and lazy.data_ptr() == x.data_ptr(), "x.conj() is not a view of x's storage"
-    )
-    resolved = lazy.resolve_conj()
-    expect(not resolved.is_conj(), "resolve_conj() kept the bit")
-    expect(not shares_memory(resolved, x), "resolve_conj() shares x's memory")
-    expect(torch.equal(resolved, torch.tensor([1 - 2j, 3 + 1j])), f"resolve_conj() holds {resolved}")
-    # view_as_real reads the memory itself, which it refuses to do while the bit is set.
-    memory = torch.view_as_real(resolved)
-    expect(
-        torch.equal(memory, torch.tensor([[1.0, -2.0], [3.0, 1.0]])),
-        f"resolve_conj()'s memory holds {memory}",
-    )
+    expect(data._version == 1 and x._version == before, "x.data does not count on a counter of its own")
 
 
 CLAIMS = [
