@@ -172,6 +172,8 @@ ORDER = [
     ("build-finished", "_gallery_words.translate_theme_labels", "_notfound.wrap_page"),
     ("build-finished", "_assets.rewrite_stylesheets", "_notfound.wrap_page"),
     ("build-finished", "_gallery_guard.check_examples_ran", "_gallery_guard.record_build"),
+    # sphinx-gallery's summary raises when an example failed: its checksum must be gone by then.
+    ("build-finished", "_gallery_guard.forget_failed_examples", "gen_gallery.summarize_failing_examples"),
 ]
 
 

@@ -193,6 +193,23 @@ def test_a_stamp_from_an_older_build_re_runs_every_example(gallery: Gallery, pac
     assert executed(status) == "2 out of 2"
 
 
+@pytest.mark.sphinx("html", testroot="gallery", srcdir="gallery-failed-example")
+def test_an_example_put_back_after_it_failed_runs_again(gallery: Gallery) -> None:
+    good = example("Good", "print('the lesson')")
+    gallery.add({"plot_good.py": good})
+    gallery.build()
+    gallery.add({"plot_good.py": example("Good", "raise ValueError('a slip')")})
+    with pytest.raises(Exception, match="plot_good.py"):  # sphinx-gallery's summary stops the build
+        gallery.build()
+    page = gallery.srcdir / "auto_examples" / "plot_good.rst"
+    assert "a slip" in page.read_text(encoding="utf-8")
+    gallery.add({"plot_good.py": good})  # back as it was when it last ran well
+    status = gallery.build().status.getvalue()
+    assert executed(status) == "1 out of 1"
+    assert "a slip" not in page.read_text(encoding="utf-8")
+    assert "the lesson" in page.read_text(encoding="utf-8")
+
+
 # -- Which tcdoc code an example depends on ---------------------------------------------------
 
 

@@ -103,6 +103,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", _gallery_guard.reread_if_tcdoc_changed)
     app.connect("source-read", _gallery_guard.drop_remote_scripts)
     app.connect("build-finished", _gallery_guard.check_examples_ran)
+    # before sphinx-gallery's summary of failing examples (500), which raises
+    app.connect("build-finished", _gallery_guard.forget_failed_examples, priority=400)
     app.connect("build-finished", _gallery_guard.record_build, priority=900)
     # After sphinx-gallery's builder-inited handler (500), which writes the codeobj.json files it rewrites.
     app.connect("builder-inited", _code_links.add_attribute_candidates, priority=600)

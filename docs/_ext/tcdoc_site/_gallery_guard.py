@@ -45,6 +45,7 @@ __all__ = [
     "check_examples_ran",
     "drop_remote_scripts",
     "example_digest",
+    "forget_failed_examples",
     "record_build",
     "reread_if_tcdoc_changed",
     "rerun_if_tcdoc_changed",
@@ -392,6 +393,23 @@ def check_examples_ran(app: Sphinx, exception: Exception | None) -> None:
         problem = _problem(copy.with_suffix(".rst")) if executed else None
         if problem:
             logger.warning(f"example {relative} {problem}", type="tcdoc", subtype="gallery")
+
+
+def forget_failed_examples(app: Sphinx, exception: Exception | None) -> None:
+    """Make the next build run again every example that failed in this one.
+
+    sphinx-gallery writes the page of a failed example (its traceback in place of the output)
+    but keeps the checksum of the example's last good run. An example put back as it was then
+    matches that checksum, and the next build would keep the failed page. Removing the checksum
+    runs it again. Connected to ``build-finished`` ahead of sphinx-gallery's summary of the
+    failures, which stops the build.
+    """
+    if "sphinx_gallery_conf" not in app.config:
+        return
+    failed = {Path(script).resolve() for script in app.config.sphinx_gallery_conf.get("failing_examples", {})}
+    for _, script, copy, _ in _examples(app):
+        if script.resolve() in failed:
+            Path(f"{copy}.md5").unlink(missing_ok=True)
 
 
 def record_build(app: Sphinx, exception: Exception | None) -> None:
