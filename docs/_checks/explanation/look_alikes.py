@@ -580,9 +580,9 @@ CLAIMS = [
         "expand-writes",
         _expand_writes,
         words="`x.expand(...)` is a view whose new dimension has stride 0: its elements overlap. "
-        "`fill_` and `zero_` succeed on it, and so do assignments into one element, into one row,"
-        " or through an index tensor or a mask. They write into `x`, and so into every repeat. "
-        "The assignments through an index tensor or a mask warn that they are deprecated. Torch "
+        "`fill_` and `zero_` succeed, and so do assignments into one element, into one row, or "
+        "through an index tensor or a mask. They write into `x`, and so into every repeat. The "
+        "assignments through an index tensor or a mask warn that they are deprecated. Torch "
         "refuses `add_`, `mul_` and `copy_` into it, and an assignment through slices across the "
         "repeated dimension (`wide[:, 0] = v`)",
         covers=IN_WORDS,
@@ -627,8 +627,8 @@ CLAIMS = [
         "module-to-in-place",
         _module_to_in_place_by_default,
         words="With torch's default conversion settings, `model.to(torch.float64)` converts the model "
-        "in place and returns the model itself. `x.to(torch.float64)`, by contrast, returns a new"
-        " tensor and leaves `x` as it was",
+        "in place and returns the model itself. `x.to(torch.float64)` returns a new tensor and "
+        "leaves `x` as it was",
     ),
     Claim(
         "module-to-example",
