@@ -230,8 +230,7 @@ CLAIMS = [
     Claim(
         "hooks-that-copy",
         _hooks_that_copy,
-        words="Where it kept a copy, the change does not reach the saved value and the gradient is "
-        "right",
+        words="Where it kept a copy, the change does not reach the saved value and the gradient is right",
     ),
     Claim(
         "address-limits",
