@@ -83,8 +83,8 @@ CLAIMS = [
     Claim(
         "verdict-deepcopy",
         _verdict_deepcopy,
-        words="copies the values into a new leaf that keeps `requires_grad` but no history, with "
-        "`.grad` and Python attributes for a plain tensor (not for an `nn.Parameter`), and "
+        words="copies the values into a new leaf that keeps `requires_grad` but no history. It copies "
+        "`.grad` and Python attributes too for a plain tensor, not for an `nn.Parameter`. It "
         "refuses a tensor that is not a leaf",
         covers=IN_WORDS,
     ),

@@ -96,14 +96,14 @@ CLAIMS = [
     Claim(
         "copies-and-records",
         clone_copies_and_records,
-        words="{py:meth}`x.clone() <torch.Tensor.clone>` copies the data of `x` into new memory and, "
-        "where `x` requires gradients and autograd records (outside `torch.no_grad()` and "
-        "`torch.inference_mode()`), records the copy in the autograd graph",
+        words="{py:meth}`x.clone() <torch.Tensor.clone>` copies the data of `x` into new memory. Where "
+        "`x` requires gradients and autograd records (outside `torch.no_grad()` and "
+        "`torch.inference_mode()`), it also records the copy in the autograd graph",
     ),
     Claim(
         "independent-yet-connected",
         _clone_independent_yet_connected,
-        words="The result is independent in memory and, so recorded, connected in gradients: writing "
+        words="The result is independent in memory and, when recorded, connected in gradients. Writing "
         "into it never touches `x`, yet a backward pass through it reaches `x`",
         covers=REGISTRY,
     ),
@@ -125,20 +125,20 @@ CLAIMS = [
     Claim(
         "leaf-or-not",
         _clone_is_not_a_leaf,
-        words="Where `x` requires gradients and autograd records, the clone is not a leaf: its "
-        "`grad_fn` is `CloneBackward0`, and gradients flow through it to `x`; made under "
+        words="Where `x` requires gradients and autograd records, the clone is not a leaf. Its "
+        "`grad_fn` is `CloneBackward0`, and gradients flow through it to `x`. Made under "
         "`torch.no_grad()` or `torch.inference_mode()`, it is a leaf with no `grad_fn`",
     ),
     Claim(
         "invents-no-history",
         _clone_keeps_requires_grad,
-        words="Where `x` does not require gradients, the clone does not either: `clone()` copies the "
+        words="Where `x` does not require gradients, the clone does not either. `clone()` copies the "
         "history that exists and invents none",
     ),
     Claim(
         "never-copies-grad",
         _clone_never_copies_grad,
-        words="`clone()` never copies `.grad`, on any kind of `x` tcdoc builds, and the clone of a "
+        words="`clone()` never copies `.grad`, on any kind of `x` tcdoc builds. The clone of a "
         "{py:class}`~torch.nn.Parameter` is a plain `Tensor`",
         covers=REGISTRY,
     ),
@@ -150,28 +150,28 @@ CLAIMS = [
     Claim(
         "detach-first",
         clone_detach_records_first,
-        words="`x.detach().clone()` is the order to prefer, because `x.clone().detach()` first records "
-        "a copy in the graph only to cut it off again",
+        words="`x.detach().clone()` is the order to prefer. `x.clone().detach()` first records a copy "
+        "in the graph only to cut it off again",
     ),
     Claim(
         "preserve-format",
         _preserve_format_is_the_default,
-        words="`clone()` takes a `memory_format` argument, and its default, "
+        words="`clone()` takes a `memory_format` argument. Its default, "
         "{py:data}`torch.preserve_format`, keeps the layout of `x` where it can",
     ),
     Claim(
         "channels-last",
         _channels_last_strides,
         words="A tensor in {py:data}`torch.channels_last` format keeps its strides through a plain "
-        "`clone()`, and loses them when the clone is asked for {py:data}`torch.contiguous_format`",
+        "`clone()`. It loses them when the clone is asked for {py:data}`torch.contiguous_format`",
     ),
     Claim(
         "strided-slice",
         _strided_slice_packed,
-        words="A strided slice such as `base[:, ::2]` is not dense (its elements have gaps between them"
-        " in memory), so its clone packs the elements densely, keeping the order of the "
-        "dimensions in memory (row-major for this slice, column-major for a slice of `base.t()`),"
-        " and holds only the bytes of the slice",
+        words="A strided slice such as `base[:, ::2]` is not dense: its elements have gaps between them"
+        " in memory. Its clone packs the elements densely and holds only the bytes of the slice. "
+        "The clone keeps the order of the dimensions in memory: row-major for this slice, column-"
+        "major for a slice of `base.t()`",
         covers=IN_WORDS,
     ),
     Claim(

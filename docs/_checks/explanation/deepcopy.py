@@ -120,23 +120,24 @@ CLAIMS = [
     Claim(
         "shares-nothing",
         _deepcopy_shares_nothing,
-        words="On every kind of `x` it copies, the copy shares nothing with `x`: new memory, a new "
-        "version counter (none at all inside `torch.inference_mode()`, where the copy is an "
-        "inference tensor), and a new leaf that keeps `requires_grad` but no history",
+        words="On every kind of `x` it copies, the copy shares nothing with `x`. It has new memory and "
+        "a new version counter, and it is a new leaf that keeps `requires_grad` but no history. "
+        "Inside `torch.inference_mode()` the copy is an inference tensor, with no version counter"
+        " at all",
         covers=REGISTRY,
     ),
     Claim(
         "plain-grad-and-attributes",
         deepcopy_plain_grad_and_attributes,
-        words="For a plain tensor, `.grad` and Python attributes set on `x` are deep-copied too: the "
+        words="For a plain tensor, `.grad` and Python attributes set on `x` are deep-copied too. The "
         "copy's `.grad` is a new tensor, and an attribute that can change (a list, say) is a new "
         "object",
     ),
     Claim(
         "refuses-non-leaf",
         _refuses_non_leaf_copies_no_grad_product,
-        words="A result that autograd recorded, one with a `grad_fn` such as `x * 2` for an `x` that "
-        "requires gradients, is not a leaf, and deepcopy refuses it; the same operation under "
+        words="A result that autograd recorded, such as `x * 2` for an `x` that requires gradients, has"
+        " a `grad_fn`. It is not a leaf, and deepcopy refuses it. The same operation under "
         "`torch.no_grad()` gives a leaf, which deepcopy copies",
         covers=REGISTRY,
     ),
@@ -155,42 +156,42 @@ CLAIMS = [
     Claim(
         "module-fix-detached-stops-training",
         module_computed_detached_stops_training,
-        words="Computing with `self.weight.detach() * 2` would also make it copyable, but the weight would "
-        "silently stop training: its `.grad` stays `None`",
+        words="Computing with `self.weight.detach() * 2` would also make it copyable. But the weight "
+        "would silently stop training: its `.grad` stays `None`",
     ),
     Claim(
         "weight-norm",
         _old_weight_norm,
         words="The old {py:func}`torch.nn.utils.weight_norm` is the best-known case: it recomputes the "
-        "weight as such an attribute, and its replacement "
-        "{py:func}`torch.nn.utils.parametrizations.weight_norm` does not",
+        "weight as such an attribute. Its replacement, "
+        "{py:func}`torch.nn.utils.parametrizations.weight_norm`, does not",
     ),
     Claim(
         "memo",
         _memo_plain_tensors,
-        words="Deepcopy remembers the storages it has copied during one call, so plain dense tensors "
+        words="Deepcopy remembers the storages it has copied during one call. So plain dense tensors "
         "that read one storage before (a tensor, its views, its `detach()`) still read one "
-        "afterwards, with each other; a `Parameter`, a conjugate view, a negative view (such as "
-        "`x.conj().imag`) and a sparse tensor are copied into memory of their own, and so are two"
-        " storages that merely cover the same bytes",
+        "afterwards, with each other. A `Parameter`, a conjugate view, a negative view (such as "
+        "`x.conj().imag`) and a sparse tensor are copied into memory of their own. So are two "
+        "storages that merely cover the same bytes",
     ),
     Claim(
         "pair-kept",
         aliasing_within_one_call,
-        words="Writing into the copied base changed the copied view, so the pair kept its relationship,"
-        " while the originals were untouched",
+        words="Writing into the copied base changed the copied view, so the pair kept its relationship."
+        " The originals were untouched",
     ),
     Claim(
         "two-calls",
         _two_calls_one_memo,
         words="Two separate calls, `copy.deepcopy(base)` and `copy.deepcopy(view)`, would give two "
-        "unrelated copies, unless both pass the same `memo` dictionary",
+        "unrelated copies. Passing both the same `memo` dictionary keeps them together",
     ),
     Claim(
         "whole-storage",
         _slice_copies_its_storage,
-        words="For a plain tensor, deepcopy keeps the slice a slice of a copied storage, so it copies "
-        "every byte of the storage, including the ones the slice never reads; a `Parameter` or a "
+        words="For a plain tensor, deepcopy keeps the slice a slice of a copied storage. So it copies "
+        "every byte of the storage, including the ones the slice never reads. A `Parameter` or a "
         "conjugate view copies only its own elements, as `x.detach().clone()` does",
         covers=IN_WORDS,
     ),
@@ -208,7 +209,7 @@ CLAIMS = [
     Claim(
         "parameter-drops-grad-and-attributes",
         parameter_deepcopy_drops,
-        words="The deepcopy of a parameter is a `Parameter` again and keeps `requires_grad`, but it "
+        words="The deepcopy of a parameter is a `Parameter` again and keeps `requires_grad`. But it "
         "starts without `.grad` and without the Python attributes of `x`, both of which the "
         "deepcopy of a plain leaf copies",
     ),

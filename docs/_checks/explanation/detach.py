@@ -173,8 +173,8 @@ CLAIMS = [
         "saved-x-would-fail",
         _saved_x_would_fail,
         words="If autograd had saved `x` for a backward pass, that pass would now stop with an error "
-        "instead of computing a wrong gradient, unless saved-tensor hooks were on when it saved "
-        "`x`",
+        "instead of computing a wrong gradient. No error comes if saved-tensor hooks were on when"
+        " it saved `x`",
     ),
     Claim(
         "data-goes-unnoticed",
@@ -184,7 +184,7 @@ CLAIMS = [
     Claim(
         "own-metadata",
         _metadata_of_its_own,
-        words="The result has metadata of its own, so changing its shape in place leaves the shape of "
+        words="The result has metadata of its own. So changing its shape in place leaves the shape of "
         "`x` as it was",
     ),
     Claim(
@@ -204,8 +204,8 @@ CLAIMS = [
         "growing-resize-moves-x",
         _growing_resize_moves_x,
         words="Growing `d` past the storage it shares with `x`, as `d.resize_(100)` does here, still "
-        "reaches `x`: the storage they share moves to a larger block of memory, so `x.data_ptr()`"
-        " changes, though the shape and values of `x` stay",
+        "reaches `x`. The storage they share moves to a larger block of memory, so `x.data_ptr()`"
+        " changes. The shape and values of `x` stay",
     ),
     Claim(
         "drops-tangent",
@@ -215,7 +215,7 @@ CLAIMS = [
     Claim(
         "tangent-3",
         forward_tangents,
-        words="The clone still carries the tangent `3`, and the detached tensor carries none: "
+        words="The clone still carries the tangent `3`, and the detached tensor carries none. "
         "`detach()` cuts forward-mode history just as it cuts the backward graph",
     ),
     Claim(
@@ -233,8 +233,8 @@ CLAIMS = [
         "in-place-variant",
         _detach_in_place,
         words="{py:meth}`~torch.Tensor.detach_` is the in-place variant, which turns `x` itself into a "
-        "leaf, and, called outside inference mode, refuses a view, unless the view is an "
-        "inference tensor",
+        "leaf. Called outside inference mode, it refuses a view, unless the view is an inference "
+        "tensor",
         covers=IN_WORDS,
     ),
 ]

@@ -144,10 +144,10 @@ CLAIMS = [
     Claim(
         "version-counter",
         _version_counter,
-        words="Every ordinary tensor also holds a *version counter* (an inference tensor made under "
-        "inference mode has none), a number that in-place writes such as `add_`, `copy_`, "
-        "`fill_`, `zero_` or an indexed assignment increase; `x.detach()` and views share the "
-        "counter of `x`, while `x.data` shares only its storage",
+        words="Every ordinary tensor also holds a *version counter*: a number that in-place writes such"
+        " as `add_`, `copy_`, `fill_`, `zero_` or an indexed assignment increase. An inference "
+        "tensor made under inference mode has none. `x.detach()` and views share the counter of "
+        "`x`, while `x.data` shares only its storage",
         covers=IN_WORDS,
     ),
     Claim(
@@ -160,36 +160,35 @@ CLAIMS = [
     Claim(
         "real-imag-write",
         _real_imag_write,
-        words="`d.real = ...` is the exception, and so is `d.imag = ...` where `x` is complex: they "
+        words="`d.real = ...` is the exception, and so is `d.imag = ...` where `x` is complex. They "
         "write into the memory that `d` shares with `x`",
     ),
     Claim(
         "counter-moves-with-detach",
         _counter_moves_with_detach,
-        words="One in-place change to `d` moved the counter of `x` as well, because `d` shares it; the "
+        words="One in-place change to `d` moved the counter of `x` as well, because `d` shares it. The "
         "counter of `c` did not move",
     ),
     Claim(
         "sigmoid-saves-output",
         _sigmoid_saves_its_output,
-        words="{py:meth}`~torch.Tensor.sigmoid` saves its output, so changing that output in place, "
-        "even through a detached tensor, makes the backward pass refuse to run, unless saved-"
-        "tensor hooks were on (below)",
+        words="{py:meth}`~torch.Tensor.sigmoid` saves its output. Changing that output in place, even "
+        "through a detached tensor, makes the backward pass refuse to run, unless saved-tensor "
+        "hooks were on (below)",
         covers=IN_WORDS,
     ),
     Claim(
         "version-error",
         version_error_words,
         words="The error is the version counter at work: the saved output was at version 0 and is now "
-        "at version 1, and autograd refuses to compute a gradient from a value that changed under"
-        " it",
+        "at version 1. Autograd refuses to compute a gradient from a value that changed under it",
         covers=IN_WORDS,
     ),
     Claim(
         "data-is-silent",
         lambda matrix: silently_wrong(lambda t: t.data, ".data"),
         words="Without the shared counter the same change goes unnoticed and the gradient is silently "
-        "wrong, which is exactly what `x.data` allows",
+        "wrong. That is exactly what `x.data` allows",
     ),
     Claim(
         "data-gives-zero",
@@ -207,21 +206,21 @@ CLAIMS = [
     Claim(
         "hooks-that-copy",
         _hooks_that_copy,
-        words="where it kept a copy, the change does not reach the saved value and the gradient is right",
+        words="Where it kept a copy, the change does not reach the saved value and the gradient is right",
     ),
     Claim(
         "address-limits",
         _address_limits,
         words="Different addresses do not prove separate bytes: two storages can cover the same memory,"
-        " as `torch.from_numpy` of two overlapping NumPy arrays gives; "
-        "{py:func}`tcdoc.shares_memory` asks whether any byte overlaps, which finds that case and"
-        " tells two interleaved slices of one storage apart",
+        " as `torch.from_numpy` of two overlapping NumPy arrays gives. "
+        "{py:func}`tcdoc.shares_memory` asks whether any byte overlaps. It finds that case and "
+        "tells two interleaved slices of one storage apart",
         covers=IN_WORDS,
     ),
     Claim(
         "address-not-storage",
         _address_not_storage,
-        words="Equal addresses do not prove one storage, though: two `torch.from_numpy` calls on one "
+        words="Equal addresses do not prove one storage, though. Two `torch.from_numpy` calls on one "
         "array give two storages at one address, which `copy.deepcopy` copies apart",
     ),
     Only(
@@ -235,7 +234,7 @@ CLAIMS = [
     Claim(
         "data-and-copy-escape",
         _data_and_copy_escape,
-        words="`x.data` and `copy.copy(x)` share the memory without the counter, so autograd's version "
+        words="`x.data` and `copy.copy(x)` share the memory without the counter. So autograd's version "
         "check misses an in-place change made through them",
     ),
     Only(
@@ -249,8 +248,8 @@ CLAIMS = [
     Claim(
         "why-views-share",
         _views_and_parameters_share,
-        words="A view shares both because it is the same memory under other metadata, and "
-        "`torch.nn.Parameter(x)` because it wraps `x` without copying its data",
+        words="A view shares both because it is the same memory under other metadata. "
+        "`torch.nn.Parameter(x)` shares both because it wraps `x` without copying its data",
     ),
     Claim(
         "state-dict-shares-both",

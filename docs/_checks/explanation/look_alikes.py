@@ -340,7 +340,7 @@ CLAIMS = [
         "counter-is-the-difference",
         _counter_is_the_difference,
         words="Where no saved-tensor hooks are on, the shared version counter is what turns a silent "
-        "wrong answer into an error, which is the reason to prefer `detach()`, and "
+        "wrong answer into an error. That is the reason to prefer `detach()`, and "
         "{py:class}`torch.no_grad` (whose in-place changes are counted) for updating parameters "
         "in place",
     ),
@@ -348,7 +348,7 @@ CLAIMS = [
         "copy-copy-new-window",
         _copy_copy_is_a_new_window,
         words="On every kind of `x` tcdoc builds, {py:func}`copy.copy` gives a new tensor object over "
-        "the same memory, with no shared version counter: the same hazard as `x.data`, but "
+        "the same memory, with no shared version counter. It is the same hazard as `x.data`, but "
         "keeping `requires_grad`",
         covers=REGISTRY,
     ),
@@ -356,8 +356,8 @@ CLAIMS = [
         "copy-copy-non-leaf",
         _copy_copy_of_non_leaf,
         words="`copy.copy` of a tensor that is not a leaf silently makes a new leaf that keeps "
-        "`requires_grad`: a backward pass through it fills its own `.grad` and never reaches the "
-        "source, where `copy.deepcopy` of the same tensor raises",
+        "`requires_grad`, where `copy.deepcopy` of the same tensor raises. A backward pass "
+        "through it fills its own `.grad` and never reaches the source",
         covers=IN_WORDS,
     ),
     Claim(
@@ -378,10 +378,10 @@ CLAIMS = [
         "like-detach-clone",
         _like_detach_clone_but_subclass,
         words="On each kind of `x` in the first table, the first two give the same result as "
-        "`x.detach().clone()`, with a warning that recommends `detach()` and `clone()` (in an "
-        "order that [changed in torch 2.7](../reference/changes-between-releases.md#the-two-"
+        "`x.detach().clone()`. They give a warning that recommends `detach()` and `clone()` (in "
+        "an order that [changed in torch 2.7](../reference/changes-between-releases.md#the-two-"
         "changes-readers-meet-most), "
-        "[pytorch#144270](https://github.com/pytorch/pytorch/pull/144270)); for a subclass, "
+        "[pytorch#144270](https://github.com/pytorch/pytorch/pull/144270)). For a subclass, "
         "`torch.tensor(x)` returns a plain `Tensor` (see [subclasses](special-tensors.md#tensor-"
         "subclasses))",
     ),
@@ -415,7 +415,7 @@ CLAIMS = [
         "view-and-reshape",
         _view_or_fail_reshape_either,
         words="On an ordinary strided tensor, not a nested one, {py:meth}`~torch.Tensor.view` always "
-        "shares memory and fails when it cannot; {py:meth}`~torch.Tensor.reshape` shares when it "
+        "shares memory and fails when it cannot. {py:meth}`~torch.Tensor.reshape` shares when it "
         "can and copies when it must",
         covers=IN_WORDS,
     ),
@@ -423,8 +423,8 @@ CLAIMS = [
         "channels-last-view-raises",
         _channels_last_view_raises,
         words="On a {py:data}`torch.channels_last` tensor, `view(-1)` raises and `reshape(-1)` quietly "
-        "copies, unless the tensor is row-major contiguous too, as it is with one channel or one "
-        "pixel, where both share",
+        "copies. Where the tensor is row-major contiguous too, as it is with one channel or one "
+        "pixel, both share",
     ),
     Claim(
         "numpy-shares",
@@ -437,7 +437,7 @@ CLAIMS = [
         "numpy-escapes",
         numpy_round_trip_shares,
         words="The tensor that comes back reads the bytes of `x` but keeps no version counter in common"
-        " with it, so in-place changes through NumPy escape autograd's checks just as `.data` "
+        " with it. So in-place changes through NumPy escape autograd's checks just as `.data` "
         "does",
         needs=("numpy",),
     ),
@@ -457,7 +457,7 @@ CLAIMS = [
         "parameter-wrap",
         _parameter_wrap_copies_nothing,
         words="Wrapping a tensor in {py:class}`torch.nn.Parameter` copies nothing: the parameter reads "
-        "the memory of `x`, and requires gradients even where `x` did not",
+        "the memory of `x`. It requires gradients even where `x` did not",
     ),
     Claim(
         "wrap-a-clone",
@@ -480,8 +480,8 @@ CLAIMS = [
     Claim(
         "float-returns-x",
         float_returns_float32_x,
-        words="Where `x` already is float32, `x.float()` and `x.type(torch.float32)` return `x` itself;"
-        " on any other dtype they return a new tensor in new memory",
+        words="Where `x` already is float32, `x.float()` and `x.type(torch.float32)` return `x` itself."
+        " On any other dtype they return a new tensor in new memory",
         covers=REGISTRY,
     ),
     Claim(
@@ -504,7 +504,7 @@ CLAIMS = [
         "slice-shares-index-copies",
         slice_shares_index_copies,
         words="On each kind of `x` in the first table, basic slicing such as `x[0:1]` returns a view "
-        "over the memory of `x`, while advanced indexing with an index tensor of one or more "
+        "over the memory of `x`. Advanced indexing with an index tensor of one or more "
         "dimensions, `x[torch.tensor([0])]`, copies the chosen elements into new memory",
     ),
     Claim(
@@ -516,7 +516,7 @@ CLAIMS = [
         "index-assignment-writes",
         _index_assignment_in_place,
         words="Assigning through an index, `x[index] = value`, is an in-place write into `x`, refused "
-        "like `add_` on a leaf that requires gradients: indexing copies when it reads, not when "
+        "like `add_` on a leaf that requires gradients. Indexing copies when it reads, not when "
         "it assigns",
     ),
     Claim(
@@ -527,11 +527,12 @@ CLAIMS = [
     Claim(
         "expand-writes",
         _expand_writes,
-        words="`x.expand(...)` is a view whose new dimension has stride 0: its elements overlap, so "
-        "torch refuses `add_`, `mul_` and `copy_` into it, and an assignment through slices "
-        "across the repeated dimension (`wide[:, 0] = v`), while `fill_`, `zero_`, an assignment "
-        "into one element or one row, and an assignment through an index tensor or a mask (with a"
-        " warning that it is deprecated) succeed and write into `x`, and so into every repeat",
+        words="`x.expand(...)` is a view whose new dimension has stride 0: its elements overlap. "
+        "`fill_` and `zero_` succeed, and so do assignments into one element, into one row, or "
+        "through an index tensor or a mask. They write into `x`, and so into every repeat. The "
+        "assignments through an index tensor or a mask warn that they are deprecated. Torch "
+        "refuses `add_`, `mul_` and `copy_` into it, and an assignment through slices across the "
+        "repeated dimension (`wide[:, 0] = v`)",
         covers=IN_WORDS,
     ),
     Claim(
@@ -548,9 +549,9 @@ CLAIMS = [
     Claim(
         "share-memory-moves-x",
         _share_memory_moves_x,
-        words="`x.share_memory_()` of a tensor not yet in shared memory also moves `x`: it copies the "
-        "values into newly allocated shared memory, so the table compares `y` with `x` as it was "
-        "before the call, and none of the memory `x` had is in `y`",
+        words="`x.share_memory_()` of a tensor not yet in shared memory also moves `x`. It copies the "
+        "values into newly allocated shared memory, and none of the memory `x` had is in `y`. So "
+        "the table compares `y` with `x` as it was before the call",
     ),
     Claim(
         "detach-in-place-is-x",
@@ -561,8 +562,8 @@ CLAIMS = [
     Claim(
         "detach-in-place-refuses-views",
         _detach_in_place_refuses_views,
-        words="Outside inference mode, `x.detach_()` refuses a view that is not an inference tensor, "
-        "and `torch.arange(6.0).reshape(2, 3)` is a view of the tensor `arange` made",
+        words="Outside inference mode, `x.detach_()` refuses a view that is not an inference tensor. "
+        "`torch.arange(6.0).reshape(2, 3)` is a view of the tensor `arange` made",
         covers=IN_WORDS,
     ),
     Claim(
@@ -574,8 +575,8 @@ CLAIMS = [
         "module-to-in-place",
         _module_to_in_place_by_default,
         words="With torch's default conversion settings, `model.to(torch.float64)` converts the model "
-        "in place and returns the model itself, where `x.to(torch.float64)` returns a new tensor "
-        "and leaves `x` as it was",
+        "in place and returns the model itself. `x.to(torch.float64)` returns a new tensor and "
+        "leaves `x` as it was",
     ),
     Claim(
         "module-to-example",
@@ -591,7 +592,7 @@ CLAIMS = [
     Claim(
         "state-dict-kinds",
         _state_dict_kinds,
-        words="`model.state_dict()` gives detached tensors over the model's memory; with "
+        words="`model.state_dict()` gives detached tensors over the model's memory. With "
         "`keep_vars=True` it gives the parameters themselves, `.grad` and all",
         covers=IN_WORDS,
     ),
@@ -599,7 +600,7 @@ CLAIMS = [
         "optimizer-state-references",
         optimizer_state_dict_references,
         words="`optimizer.state_dict()` holds the optimizer's own state tensors, so a saved one keeps "
-        "changing with every step; `copy.deepcopy(optimizer.state_dict())` is a snapshot",
+        "changing with every step. `copy.deepcopy(optimizer.state_dict())` is a snapshot",
         covers=IN_WORDS,
     ),
     Claim(
@@ -610,8 +611,8 @@ CLAIMS = [
     Claim(
         "tolist",
         tolist_values,
-        words="`x.tolist()` returns Python numbers, in nested lists: not a tensor, so it shares no "
-        "memory with `x` and the questions only a tensor can answer are n/a",
+        words="`x.tolist()` returns Python numbers, in nested lists. It is not a tensor, so it shares "
+        "no memory with `x`, and the questions only a tensor can answer are n/a",
         covers=REGISTRY,
     ),
     Claim(

@@ -191,91 +191,91 @@ CLAIMS = [
         "inference-no-counter",
         _inference_has_no_counter,
         words="`x`, made under inference mode, has no version counter, so whether a copy shares it does"
-        " not apply (n/a), even where the copy has one of its own, as `x.detach()` and `x.data` "
-        "made outside inference mode do",
+        " not apply (n/a). That holds even where the copy has one of its own, as `x.detach()` and"
+        " `x.data` made outside inference mode do",
     ),
     Claim(
         "inference-mark",
         inference_mark,
-        words="`detach()`, `x.data` and views keep the inference mark; outside inference mode, "
-        "`clone()`, `x.detach().clone()` and `copy.deepcopy` drop it and give an ordinary tensor,"
-        " while inside `torch.inference_mode()` they give inference tensors too",
+        words="`detach()`, `x.data` and views keep the inference mark. Outside inference mode, "
+        "`clone()`, `x.detach().clone()` and `copy.deepcopy` drop it and give an ordinary tensor."
+        " Inside `torch.inference_mode()` they give inference tensors too",
     ),
     Claim(
         "inference-in-place",
         inference_in_place_error,
         words="Outside inference mode, an in-place operation (`add_`, `mul_`, `copy_`, `fill_`, "
-        "`zero_`, indexed assignment) on `x` or a view of it raises an error, but only after it "
-        "has written: `x` holds the new values. The error suggests the fix: a clone",
+        "`zero_`, indexed assignment) on `x` or a view of it raises an error. It raises only "
+        "after it has written: `x` holds the new values. The error suggests the fix: a clone",
         covers=IN_WORDS,
     ),
     Claim(
         "inference-not-saved",
         _inference_not_saved_unless_nothing_is,
-        words="Nor can autograd save an inference tensor for the backward pass: a recorded operation "
-        "that would save it, such as `weight * features`, raises, one that saves nothing, such as"
+        words="Nor can autograd save an inference tensor for the backward pass. A recorded operation "
+        "that would save it, such as `weight * features`, raises. One that saves nothing, such as"
         " `weight + features`, goes through, and a clone of it is accepted",
     ),
     Claim(
         "conj-lazy",
         _conj_lazy,
         words="`x.conj()` of a complex tensor copies nothing: it returns a view with the conjugate bit "
-        "set (or cleared, where `x` had it); `detach()`, `x.view(-1)` and slicing keep the bit, "
-        "while `clone()` and `copy.deepcopy` resolve it into new memory",
+        "set (or cleared, where `x` had it). `detach()`, `x.view(-1)` and slicing keep the bit. "
+        "`clone()` and `copy.deepcopy` resolve it into new memory",
     ),
     Claim(
         "expanded-materialised",
         _expanded_materialised,
         words="`clone()` and `contiguous()` of an expanded tensor write every element out into new "
-        "memory, which can be written in place; `detach()` keeps the overlap",
+        "memory, which can be written in place. `detach()` keeps the overlap",
         covers=IN_WORDS,
     ),
     Claim(
         "hooks-not-carried",
         _hooks_not_carried_clone_recorded,
-        words="No copy carries the hooks of `x`; a clone made while autograd records keeps the path "
-        "back to `x`, so the hook of `x` still runs for a gradient that flows through the clone, "
-        "but one that reaches a deep copy runs no hook",
+        words="No copy carries the hooks of `x`. A clone made while autograd records keeps the path "
+        "back to `x`, so the hook of `x` still runs for a gradient that flows through the clone. "
+        "A gradient that reaches a deep copy runs no hook",
     ),
     Claim(
         "hooks-warning",
         hooks_warning,
         words="On a plain tensor, `copy.copy(x)` and `torch.save` warn that the hook will not be "
-        "serialized; on a `Parameter` they drop it without a word, as `copy.deepcopy` does on "
+        "serialized. On a `Parameter` they drop it without a word, as `copy.deepcopy` does on "
         "both",
     ),
     Claim(
         "integer-refuses-grad",
         _integer_refuses_grad,
         words="An integer tensor refuses to require gradients, so `x.requires_grad_()` and "
-        "`nn.Parameter(x)` raise; `x.float()` of it is a new tensor",
+        "`nn.Parameter(x)` raise. `x.float()` of it is a new tensor",
         covers=IN_WORDS,
     ),
     Claim(
         "sparse-memory",
         _sparse_memory,
         words="A sparse tensor has no strides to give a view, so `view`, `reshape` and `expand` raise "
-        "on it; `detach()` shares its index and value tensors and `clone()` copies them",
+        "on it. `detach()` shares its index and value tensors and `clone()` copies them",
     ),
     Claim(
         "zero-dim",
         zero_dim_values,
         words="A zero-dimensional tensor has no dimension to slice or to index with integers or index "
-        "tensors, and `torch.cat` needs one too, so those raise; `torch.stack` gives it one, and "
+        "tensors, and `torch.cat` needs one too, so those raise. `torch.stack` gives it one, and "
         "its `tolist()` is a plain Python number",
     ),
     Claim(
         "subclass-kept-or-lost",
         _subclass_kept_or_lost,
-        words="`clone()`, `detach()` and slicing keep a subclass; `torch.tensor(x)`, "
+        words="`clone()`, `detach()` and slicing keep a subclass. `torch.tensor(x)`, "
         "`torch.tensor(x.tolist())` and a NumPy round trip give a plain `Tensor`",
     ),
     Claim(
         "subclass-deepcopy",
         _subclass_deepcopy,
         words="`copy.deepcopy(x)` raises for a subclass that does not override `new_empty()` (or "
-        "`__deepcopy__`) to return its own class: deepcopy calls it with torch's subclass "
-        "handling off, where the `new_empty()` inherited from `torch.Tensor` returns a plain "
+        "`__deepcopy__`) to return its own class. Deepcopy calls `new_empty()` with torch's "
+        "subclass handling off, and the one inherited from `torch.Tensor` then returns a plain "
         "`Tensor`",
     ),
     Claim(
@@ -283,8 +283,8 @@ CLAIMS = [
         _subclass_load,
         words="By default `torch.load` refuses a saved subclass ([since torch "
         "2.6](../reference/changes-between-releases.md#the-two-changes-readers-meet-most), "
-        "[pytorch#137602](https://github.com/pytorch/pytorch/pull/137602)) unless you allow its "
-        "class with `torch.serialization.safe_globals([...])`, or trust the file and pass "
+        "[pytorch#137602](https://github.com/pytorch/pytorch/pull/137602)). To load it, allow its"
+        " class with `torch.serialization.safe_globals([...])`, or trust the file and pass "
         "`weights_only=False`",
         covers=IN_WORDS,
     ),

@@ -241,7 +241,7 @@ CLAIMS = [
     Claim(
         "detach-copies-nothing",
         _detach_copies_nothing_follows_x,
-        words="it copies nothing, so an in-place write into the memory of `x` (an optimizer's step, "
+        words="It copies nothing, so an in-place write into the memory of `x` (an optimizer's step, "
         "say) shows in it too",
     ),
     Claim("may-share", _may_share, words="each may return memory shared with `x`", needs=("numpy",)),
@@ -249,15 +249,15 @@ CLAIMS = [
         "loss-holds-its-graph",
         _loss_holds_its_graph,
         words="`loss` keeps its autograd graph alive, with the tensors that graph saved for the "
-        "backward pass, until `backward()` frees them (unless it is given `retain_graph=True`) or"
-        " `loss` is dropped",
+        "backward pass. They stay until `backward()` frees them (unless it is given "
+        "`retain_graph=True`) or `loss` is dropped",
     ),
     Claim(
         "accumulating-keeps-graphs",
         _accumulating_keeps_every_graph,
         words="appending `loss` itself to a list, or `total_loss += loss`, keeps every iteration's "
-        "graph alive: without `backward()` (an evaluation loop outside `torch.no_grad()`, say) "
-        "each graph holds the tensors it saved, and with `backward()` its nodes still pile up",
+        "graph alive. Without `backward()` (an evaluation loop outside `torch.no_grad()`, say), "
+        "each graph holds the tensors it saved. With `backward()`, its nodes still pile up",
         covers=IN_WORDS,
     ),
     Claim(
@@ -299,17 +299,17 @@ CLAIMS = [
     Claim(
         "clone-protects",
         _clone_protects,
-        words="the clone has its own memory and, outside inference mode, its own version counter, and "
-        "while autograd records, gradients still flow through it",
+        words="the clone has its own memory and, outside inference mode, its own version counter. While"
+        " autograd records, gradients still flow through it",
     ),
     Claim(
         "detach-fails-where-saved",
         detach_fails_only_where_saved,
         words="`x.detach()` shares memory and version counter with `x`, so the in-place change reaches "
-        "`x`; where autograd saved `x` itself for the backward pass (after `x.sin()`, say), that "
-        "pass then fails (unless [saved-tensor hooks](/explanation/four-questions.md#the-fifth-"
-        "question-the-version-counter) were on), and where it did not (after `x + 1`, or "
-        "`x.exp()`, which saves its output instead) it goes through",
+        "`x`. Where autograd saved `x` itself for the backward pass (after `x.sin()`, say), that "
+        "pass then fails, unless [saved-tensor hooks](/explanation/four-questions.md#the-fifth-"
+        "question-the-version-counter) were on. Where it did not (after `x + 1`, or `x.exp()`, "
+        "which saves its output instead), it goes through",
     ),
     Claim(
         "no-grad-counted",
@@ -331,15 +331,15 @@ CLAIMS = [
     Claim(
         "detach-follows",
         _detach_follows_writes,
-        words="`x.detach()` alone shares the memory of `x`, so the later in-place writes into it "
+        words="`x.detach()` alone shares the memory of `x`. So the later in-place writes into it "
         "(`x.add_(1)`, an optimizer's step) show in the detached tensor too",
     ),
     Claim(
         "deepcopy-refuses-modules",
         _module_with_attribute_fails,
         words='deepcopy refuses tensors that are not leaves, with an error that begins "Only Tensors '
-        'created explicitly by the user", and a forward pass run with gradients enabled that '
-        "stores `self.something = self.weight * 2` leaves one on the module",
+        'created explicitly by the user". A forward pass run with gradients enabled that stores '
+        "`self.something = self.weight * 2` leaves one on the module",
         covers=IN_WORDS,
     ),
     Claim(
@@ -357,19 +357,19 @@ CLAIMS = [
         "slice-deepcopy",
         _clone_holds_only_the_slice,
         words="`copy.deepcopy(big[:10])` of a plain `big` that does not require gradients copies the "
-        "whole storage of `big`, and keeping the slice itself keeps all of `big` alive",
+        "whole storage of `big`. Keeping the slice itself keeps all of `big` alive",
         covers=IN_WORDS,
     ),
     Claim(
         "parameter-class",
         _clone_detach_drop_parameter,
-        words="clone and detach turn a {py:class}`~torch.nn.Parameter` into a plain tensor; deepcopy "
+        words="clone and detach turn a {py:class}`~torch.nn.Parameter` into a plain tensor. Deepcopy "
         "keeps the class and `requires_grad`",
     ),
     Claim(
         "parameter-grad",
         parameter_deepcopy_drops,
-        words="expecting deepcopy to carry `.grad` across: the deepcopy of a parameter starts without "
+        words="expecting deepcopy to carry `.grad` across. The deepcopy of a parameter starts without "
         "`.grad` (and without its Python attributes), where the deepcopy of a plain tensor copies"
         " both",
     ),
@@ -377,7 +377,7 @@ CLAIMS = [
         "numpy-refuses-and-shares",
         _numpy_refuses_and_shares,
         words="with gradients enabled, {py:meth}`~torch.Tensor.numpy` refuses tensors that require "
-        "gradients (`numpy(force=True)` does not), and on the CPU the array shares the tensor's "
+        "gradients (`numpy(force=True)` does not). On the CPU the array shares the tensor's "
         "memory",
         needs=("numpy",),
         covers=IN_WORDS,
@@ -385,7 +385,7 @@ CLAIMS = [
     Claim(
         "array-writes-reach-tensor",
         numpy_round_trip_shares,
-        words="assuming the array is a copy; writing into it changes the tensor, behind autograd's "
+        words="assuming the array is a copy. Writing into it changes the tensor, behind autograd's "
         "version counter",
         needs=("numpy",),
     ),
@@ -393,17 +393,17 @@ CLAIMS = [
         "shared-memory-processes",
         _shared_memory_reaches_the_parent,
         words="under every start method measured, a worker's in-place write into a tensor in shared "
-        "memory reaches the parent, whether the tensor went as an argument of the process or "
-        "through a queue",
+        "memory reaches the parent. That holds whether the tensor went as an argument of the "
+        "process or through a queue",
         covers=IN_WORDS,
     ),
     Claim(
         "ordinary-tensor-start-method",
         _ordinary_tensor_depends_on_start_method,
         words="passing an ordinary tensor (one that requires no gradients) as an argument of a "
-        '`Process` and counting on the start method: under `"fork"` the worker writes into its '
-        'own copy and the parent sees nothing, while `"spawn"` and `"forkserver"` move the '
-        "parent's tensor into shared memory and the parent sees the write",
+        '`Process` and counting on the start method. Under `"fork"` the worker writes into its '
+        'own copy and the parent sees nothing. `"spawn"` and `"forkserver"` move the parent\'s '
+        "tensor into shared memory, and the parent sees the write",
     ),
     Claim(
         "float-is-x",
