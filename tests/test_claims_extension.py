@@ -93,6 +93,16 @@ def test_a_false_claim_is_an_error_at_its_line(make_app: Callable[..., SphinxTes
     assert "index.md:3: ERROR: claim 'clone-copies' of index is false: clone shares memory with x" in warnings
 
 
+def test_a_false_claim_inside_a_paragraph_is_an_error_at_its_own_line(
+    make_app: Callable[..., SphinxTestApp], site: Path
+) -> None:
+    # The claim's words start on the paragraph's third line, one sentence per line.
+    edit(site / "index.md", "[`x.clone()` copies", "A first sentence.\nA second one.\n[`x.clone()` copies")
+    edit(site / CHECKS / "index.py", "expect(not measured", "expect(measured")
+    warnings, _ = build(make_app, site)
+    assert "index.md:5: ERROR: claim 'clone-copies' of index is false" in warnings
+
+
 def test_a_check_that_cannot_run_fails_the_build(make_app: Callable[..., SphinxTestApp], site: Path) -> None:
     edit(site / CHECKS / "index.py", '"clone", "no_grad"', '"clone", "no_such_scenario"')
     warnings, _ = build(make_app, site)

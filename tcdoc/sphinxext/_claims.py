@@ -229,9 +229,15 @@ def _scopes(source: str) -> dict[str, Scope]:
         return {}
 
 
-def _page_scopes(app: Sphinx, docname: str) -> dict[str, Scope]:
-    """Return the scope of each claim of a page, read from its English source."""
-    return _scopes(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
+def _page_scopes(app: Sphinx, docname: str) -> tuple[dict[str, Scope], dict[str, int]]:
+    """Return the scope of each claim of a page, and the line its words start on, from its English source.
+
+    A claim's inline node knows only its paragraph's first line; an error names the claim's own.
+    """
+    from tcdoc.claims import claim_spans
+
+    source = Path(app.env.doc2path(docname)).read_text(encoding="utf-8")
+    return _scopes(source), {span.id: span.line for span in claim_spans(source)}
 
 
 def _error(message: str, location: tuple[str, int] | nodes.Node | str) -> None:
@@ -263,10 +269,11 @@ def check_claims(app: Sphinx, doctree: nodes.document) -> None:
         return  # check_words reported it, with the page's English line
     module = _module_of(app, docname)
     ids = _other_ids(doctree, spans)
-    scopes = _page_scopes(app, docname)
+    scopes, lines = _page_scopes(app, docname)
     for span in spans:
         claim_id = span["ids"][0] if span["ids"] else ""
         claim = known.get(claim_id)
+        where = (docname, lines[claim_id]) if claim_id in lines else span
         if claim is None:
             if app.config.language not in (None, "", "en"):
                 _error(f"the translation of {docname} has a claim {claim_id!r} that the page has not", span)
@@ -276,11 +283,11 @@ def check_claims(app: Sphinx, doctree: nodes.document) -> None:
         _fill(span, claim)
         found = verdict(app, module, claim, scopes.get(claim_id))
         if found.held is False:
-            _error(f"claim {claim_id!r} of {docname} is false: {found.detail}", span)
+            _error(f"claim {claim_id!r} of {docname} is false: {found.detail}", where)
         elif found.held is None:
             logger.warning(
                 "claim %r of %s was not checked: %s", claim_id, docname, found.detail,
-                location=span, type="tcdoc", subtype="claim",
+                location=where, type="tcdoc", subtype="claim",
             )  # fmt: skip
 
 
