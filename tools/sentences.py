@@ -58,6 +58,8 @@ CHINESE = "zh_CN"
 """The Chinese edition's folder inside the English site."""
 OVER = 35
 """The most words an English sentence should have (issue 32); ``--over`` sets another."""
+MEAN = 16.0
+"""The most words the sentences of an English page should average (issue 32)."""
 CHINESE_OVER = 60
 """The characters past which a Chinese sentence is counted as long: a reading aid, not a rule."""
 SECTIONS = ("explanation", "howto", "reference", "auto_examples")
