@@ -1,10 +1,11 @@
 """Why ``copy.deepcopy`` refuses a tensor that is not a leaf
 =========================================================
 
-:func:`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph. That is
-one you created, or one computed while autograd was not recording (under :class:`torch.no_grad`),
-or one without a gradient (``x > 0``, ``x.int()``). It is not one computed by a differentiable
-operation, with autograd recording, from tensors that require gradients. (A ``Parameter`` goes
+:func:`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph. Such
+a leaf is one you created, one computed while autograd was not recording (under
+:class:`torch.no_grad`), or one without a gradient (``x > 0``, ``x.int()``). A tensor computed
+by a differentiable operation, with autograd recording, from tensors that require gradients,
+is not a leaf. (A ``Parameter`` goes
 through a deepcopy of its own, which copies it even when it is not a leaf.)
 
 Few people deepcopy such a tensor on purpose. They meet the error when they deepcopy a *model*,
@@ -75,11 +76,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # some kinds of x warn
     _seen = _leaves_only()
 claim(
-    "{func}`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph. That is "
-    "one you created, or one computed while autograd was not recording (under {class}`torch.no_grad`), "
-    "or one without a gradient (`x > 0`, `x.int()`). It is not one computed by a differentiable "
-    "operation, with autograd recording, from tensors that require gradients. (A `Parameter` goes "
-    "through a deepcopy of its own, which copies it even when it is not a leaf.)",
+    "{func}`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph. Such a leaf is "
+    "one you created, one computed while autograd was not recording (under {class}`torch.no_grad`), "
+    "or one without a gradient (`x > 0`, `x.int()`). A tensor computed by a differentiable "
+    "operation, with autograd recording, from tensors that require gradients, is not a leaf. "
+    "(A `Parameter` goes through a deepcopy of its own, which copies it even when it is not a leaf.)",
     not z.is_leaf and isinstance(_error, RuntimeError) and not _seen,
     _seen or f"deepcopy of z gave {_error!r}",
 )

@@ -136,8 +136,8 @@ print(tcdoc.compare(model.weight, best["weight"]))
 # sphinx_gallery_start_ignore
 _measured = tcdoc.compare(model.weight, best["weight"])
 claim(
-    'Because `best["weight"]` is the parameter\'s memory, detached. It is a new tensor object that shares storage '
-    "and version counter with `model.weight`, as `detach()` gives",
+    'Because `best["weight"]` is the parameter\'s memory, detached. It is a new tensor object '
+    "that shares storage and version counter with `model.weight`, as `detach()` gives",
     type(best["weight"]) is torch.Tensor
     and _measured.new_object
     and _measured.shares_storage

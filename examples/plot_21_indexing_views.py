@@ -267,7 +267,8 @@ claim(
     "`expand` repeats a tensor without copying it. The new dimension has stride 0, so every row of the "
     "result is the same memory. Torch refuses `add_`, `mul_` and `copy_` into it, and an indexed "
     "assignment across the repeated dimension. `fill_`, `zero_` and an indexed assignment into one "
-    "element or one row succeed. They write into the repeated row itself, and so into every row of the result",
+    "element or one row succeed. They write into the repeated row itself, and so into every row of "
+    "the result",
     repeated.stride()[0] == 0
     and tcdoc.shares_memory(row, repeated)
     and repeated.untyped_storage().nbytes() == row.untyped_storage().nbytes()

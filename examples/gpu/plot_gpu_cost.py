@@ -28,8 +28,8 @@ print(f"{torch.cuda.get_device_name() = }")
 # :class:`torch.utils.benchmark.Timer` does. Each figure is the median of the blocks, with their
 # quartiles q1 and q3, as :class:`torch.utils.benchmark.Measurement` computes them. The blocks
 # are timed in rounds, one block of every method at every size per round. Their order is
-# shuffled with a fixed seed. ``out`` is a tensor of ``x``'s shape, allocated before the timing. "Allocated" is
-# the growth of :func:`torch.cuda.memory_allocated` while the result is alive.
+# shuffled with a fixed seed. ``out`` is a tensor of ``x``'s shape, allocated before the
+# timing. "Allocated" is the growth of :func:`torch.cuda.memory_allocated` while the result is alive.
 import tcdoc.bench
 
 sweep = tcdoc.bench.run(sizes=tcdoc.bench.FULL_SIZES, device="cuda", min_run_time=0.05)
