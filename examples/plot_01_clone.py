@@ -2,7 +2,7 @@
 =====================
 
 With gradients enabled, ``y = x.clone()`` of a tensor ``x`` that requires them makes a copy of
-the data that stays part of the computation: it has its own memory, yet gradients that reach
+the data that stays part of the computation. It has its own memory, yet gradients that reach
 ``y`` travel on to ``x``. Reach
 for it when a computation needs its own copy, for instance to change the copy in place without
 touching ``x``. Two heads of a network that read the same tensor need no copy; the last

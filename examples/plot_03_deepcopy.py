@@ -2,11 +2,13 @@
 ===========================
 
 :func:`copy.deepcopy` is Python's general "copy this and everything inside it". PyTorch
-tensors support it, with their own rules: the copy of a plain tensor gets new memory, a copy of
-``.grad`` and of any Python attributes, and becomes a new leaf with no history (a ``Parameter``
-gets neither ``.grad`` nor attributes: :doc:`plot_09_parameter`). It is how you copy a whole
-model, but on a single plain tensor it refuses tensors that are not leaves, and a leaf whose
-``.grad`` has a history of its own, as ``backward(create_graph=True)`` can leave it.
+tensors support it, with their own rules. The copy of a plain tensor gets new memory, and a copy
+of ``.grad`` and of any Python attributes. It becomes a new leaf with no history. A ``Parameter``
+gets neither ``.grad`` nor attributes: :doc:`plot_09_parameter`.
+
+Deepcopy is how you copy a whole model. But on a single plain tensor it refuses tensors that
+are not leaves. It refuses a leaf whose ``.grad`` has a history of its own too, as
+``backward(create_graph=True)`` can leave it.
 """
 
 # %%
@@ -74,9 +76,9 @@ _bare = torch.ones(3, requires_grad=True)  # a leaf without .grad too
 _bare_report = tcdoc.compare(_bare, copy.deepcopy(_bare))
 _seen = _grad_and_attributes()
 claim(
-    "the copy of a plain tensor gets new memory, a copy of `.grad` and of any Python attributes, "
-    "and becomes a new leaf with no history (a `Parameter` gets neither `.grad` nor attributes: "
-    "{doc}`plot_09_parameter`)",
+    "The copy of a plain tensor gets new memory, and a copy of `.grad` and of any Python attributes. "
+    "It becomes a new leaf with no history. A `Parameter` gets neither `.grad` nor attributes: "
+    "{doc}`plot_09_parameter`",
     not _report.shares_storage
     and _report.copies_grad
     and _report.copies_attributes
@@ -100,7 +102,7 @@ print(f"{y.requires_grad = }")
 print(f"{y.is_leaf = }")
 
 # %%
-# ``.grad`` was copied too, into a new tensor, and so was the Python attribute, the way
+# ``.grad`` was copied too, into a new tensor, and so was the Python attribute. That is the way
 # ``copy.deepcopy`` copies any value: a string is shared, since it cannot change, and a list
 # would be copied into a new one.
 print(f"{y.grad is x.grad = }")
@@ -111,7 +113,7 @@ print(f"{y.note is x.note = }")
 # sphinx_gallery_start_ignore
 _seen = _grad_and_attributes()
 claim(
-    "`.grad` was copied too, into a new tensor, and so was the Python attribute, the way "
+    "`.grad` was copied too, into a new tensor, and so was the Python attribute. That is the way "
     "`copy.deepcopy` copies any value: a string is shared, since it cannot change, and a list would be "
     "copied into a new one",
     y.grad is not x.grad and torch.equal(y.grad, x.grad) and y.note is x.note and not _seen,
@@ -125,16 +127,15 @@ print(y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
 
 # %%
 # 4. No history back to ``x``: ``y`` is a leaf, so gradients stop at ``y``. Look at the
-#    values, though: a deep copy starts out with a copy of the old ``.grad``, and the backward
-#    pass adds its gradient, 2, to it, so ``y.grad`` holds 3s, not 2s.
+#    values, though. A deep copy starts out with a copy of the old ``.grad``, and the backward
+#    pass adds its gradient, 2, to it. So ``y.grad`` holds 3s, not 2s.
 (2 * y).sum().backward()
 print(f"{y.grad = }")
 
 # sphinx_gallery_start_ignore
 claim(
-    "a deep copy starts out with a copy of the old `.grad`, and the backward pass adds its "
-    "gradient, 2, "
-    "to it, so `y.grad` holds 3s, not 2s",
+    "A deep copy starts out with a copy of the old `.grad`, and the backward pass adds its "
+    "gradient, 2, to it. So `y.grad` holds 3s, not 2s",
     torch.equal(y.grad, torch.full((2, 3), 3.0)) and torch.equal(x.grad, torch.ones(2, 3)),
     f"y.grad is {y.grad}, x.grad is {x.grad}",
 )
@@ -149,7 +150,7 @@ print(f"{x.grad = }")
 # Only leaves
 # -----------
 # A tensor that a differentiable operation such as ``x * 2`` made from a tensor that requires
-# gradients, while autograd records, is not a leaf, and deepcopy refuses it. (A result without a
+# gradients, while autograd records, is not a leaf. Deepcopy refuses it. (A result without a
 # gradient, such as ``x > 0`` or ``x.int()``, is a leaf, and deepcopy copies it.) We catch the
 # error to show its message.
 z = x * 2
@@ -196,8 +197,8 @@ def _results_without_gradient() -> str:
 _error = raised(functools.partial(copy.deepcopy, z))
 _seen = _refusals() or _grad_and_attributes()  # the second tries a .grad with a history
 claim(
-    "on a single plain tensor it refuses tensors that are not leaves, and a leaf whose `.grad` "
-    "has a history of its own, as `backward(create_graph=True)` can leave it",
+    "on a single plain tensor it refuses tensors that are not leaves. It refuses a leaf whose `.grad` "
+    "has a history of its own too, as `backward(create_graph=True)` can leave it",
     not z.is_leaf and isinstance(_error, RuntimeError) and not _seen,
     _seen or f"deepcopy of z gave {_error!r}",
 )
@@ -205,7 +206,7 @@ _seen = _refusals() or _results_without_gradient()
 _positive, _integers = x > 0, x.int()
 claim(
     "A tensor that a differentiable operation such as `x * 2` made from a tensor that requires "
-    "gradients, while autograd records, is not a leaf, and deepcopy refuses it. (A result without a "
+    "gradients, while autograd records, is not a leaf. Deepcopy refuses it. (A result without a "
     "gradient, such as `x > 0` or `x.int()`, is a leaf, and deepcopy copies it.)",
     not z.is_leaf
     and isinstance(_error, RuntimeError)

@@ -1,16 +1,20 @@
 """When changing a detached tensor in place breaks ``backward()``
 ==============================================================
 
-``detach()`` does not copy: the detached tensor looks at the same memory as its source. If
-autograd kept that source to compute gradients later, an in-place change made through the
-detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
+``detach()`` does not copy: the detached tensor looks at the same memory as its source.
+Autograd may keep that source to compute gradients later. Then an in-place change made through
+the detached tensor (zeroing it, clamping it, normalising it) also changes what autograd kept.
+
 PyTorch notices a change that a torch operation makes through the detached tensor, thanks to a
-version counter the two tensors share, and refuses to compute wrong gradients: ``backward()``
-raises, unless saved-tensor hooks packed the tensor autograd saved. Then there is no check, and
-the gradients are silently wrong whenever the change reaches what the hook kept, as it does with
-``torch.autograd.graph.save_on_cpu()`` and a tensor already on the CPU. A write through another
-alias of the memory, such as ``d.numpy()``, ``d.untyped_storage()``, ``torch.from_dlpack(d)`` or
-``d.data``, moves no counter and goes unnoticed too. This example triggers the error, reads it, and fixes it.
+version counter the two tensors share. It refuses to compute wrong gradients: ``backward()``
+raises. Saved-tensor hooks are the exception: where they packed the tensor autograd saved, there
+is no check. The gradients are then silently wrong whenever the change reaches what the hook
+kept. The change reaches it with ``torch.autograd.graph.save_on_cpu()`` and a tensor already on
+the CPU. A write through another alias of the memory, such as ``d.numpy()``,
+``d.untyped_storage()``, ``torch.from_dlpack(d)`` or ``d.data``, moves no counter and goes
+unnoticed too.
+
+This example triggers the error, reads it, and fixes it.
 """
 
 # %%
@@ -66,7 +70,7 @@ tcdoc.draw.draw(y, d, "y.detach()", names=("y", "d"))
 
 # %%
 # At ``backward()`` autograd compares the counter of the saved ``y`` with the value it
-# recorded when saving it (0), finds 1, and raises instead of using the zeros.
+# recorded when saving it (0). It finds 1, and raises instead of using the zeros.
 try:
     y.sum().backward()
 except RuntimeError as error:
@@ -162,17 +166,18 @@ _error = raised(y.sum().backward)  # the same backward pass again: it raises bef
 claim(
     "At `backward()` autograd compares the counter of the saved `y` with the value it recorded "
     "when "
-    "saving it (0), finds 1, and raises instead of using the zeros",
+    "saving it (0). It finds 1, and raises instead of using the zeros",
     "is at version 1; expected version 0" in str(_error) and _exp_saves_its_output() and x.grad is None,
     f"the backward pass gave {_error!r}",
 )
 _seen = _noticed_unless_hooked()
 claim(
     "PyTorch notices a change that a torch operation makes through the detached tensor, thanks to "
-    "a version counter the two tensors share, and refuses to compute wrong gradients: `backward()` "
-    "raises, unless saved-tensor hooks packed the tensor autograd saved. Then there is no check, and "
-    "the gradients are silently wrong whenever the change reaches what the hook kept, as it does with "
-    "`torch.autograd.graph.save_on_cpu()` and a tensor already on the CPU. A write through another "
+    "a version counter the two tensors share. It refuses to compute wrong gradients: `backward()` "
+    "raises. Saved-tensor hooks are the exception: where they packed the tensor autograd saved, there "
+    "is no check. The gradients are then silently wrong whenever the change reaches what the hook "
+    "kept. The change reaches it with `torch.autograd.graph.save_on_cpu()` and a tensor already on "
+    "the CPU. A write through another "
     "alias of the memory, such as `d.numpy()`, `d.untyped_storage()`, `torch.from_dlpack(d)` or "
     "`d.data`, moves no counter and goes unnoticed too",
     isinstance(_error, RuntimeError) and not _seen,
@@ -182,7 +187,7 @@ claim(
 
 # %%
 # The check concerns only tensors that autograd saved. ``x + 1`` saves nothing, since the
-# derivative of an addition does not depend on its values, so the same change to its
+# derivative of an addition does not depend on its values. So the same change to its
 # detached twin goes through, and the gradient is still right.
 z = x + 1
 z.detach().zero_()
@@ -238,7 +243,7 @@ _seen = _only_where_saved()
 claim(
     "The check concerns only tensors that autograd saved. `x + 1` saves nothing, since the "
     "derivative "
-    "of an addition does not depend on its values, so the same change to its detached twin goes "
+    "of an addition does not depend on its values. So the same change to its detached twin goes "
     "through, and the gradient is still right",
     torch.equal(x.grad, torch.ones(4)) and not _seen,
     _seen or f"x.grad is {x.grad}",
@@ -248,7 +253,7 @@ claim(
 # %%
 # The fix: copy before changing
 # -----------------------------
-# ``y.detach().clone()`` has memory of its own, so changing it leaves ``y``, and its
+# ``y.detach().clone()`` has memory of its own. So changing it leaves ``y``, and its
 # counter, as they were, and the backward pass succeeds.
 x.grad = None
 y = x.exp()

@@ -156,6 +156,6 @@ claim(
 
 # %%
 # Use ``detach()`` where older code uses ``.data``: a mistake then raises, as in
-# :doc:`plot_05_inplace_after_detach`, instead of going unnoticed, except in the cases that
-# example names (saved-tensor hooks, and a write through another alias of the memory). Where
+# :doc:`plot_05_inplace_after_detach`, instead of going unnoticed. The exceptions are the cases
+# that example names: saved-tensor hooks, and a write through another alias of the memory. Where
 # ``.data`` sits among the other look-alikes: :doc:`/explanation/look-alikes`.

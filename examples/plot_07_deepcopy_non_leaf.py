@@ -1,15 +1,17 @@
 """Why ``copy.deepcopy`` refuses a tensor that is not a leaf
 =========================================================
 
-:func:`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph: one you
-created, one computed while autograd was not recording (under :class:`torch.no_grad`), or one
-without a gradient (``x > 0``, ``x.int()``); not one computed by a differentiable operation, with
-autograd recording, from tensors that require gradients. (A ``Parameter`` goes through a
-deepcopy of its own, which copies it even when it is not a leaf.) Few people deepcopy such a
-tensor on purpose; they meet the error when they deepcopy a *model* (to keep a snapshot, or to
-build a target network) and somewhere inside it a module holds a computed tensor as a plain
-attribute. This example shows the error, three ways models end up holding such tensors, and
-the fix for each.
+:func:`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph. Such
+a leaf is one you created, one computed while autograd was not recording (under
+:class:`torch.no_grad`), or one without a gradient (``x > 0``, ``x.int()``). A tensor computed
+by a differentiable operation, with autograd recording, from tensors that require gradients,
+is not a leaf. (A ``Parameter`` goes
+through a deepcopy of its own, which copies it even when it is not a leaf.)
+
+Few people deepcopy such a tensor on purpose. They meet the error when they deepcopy a *model*,
+to keep a snapshot or to build a target network. Somewhere inside it, a module holds a computed
+tensor as a plain attribute. This example shows the error, three ways models end up holding
+such tensors, and the fix for each.
 """
 
 # %%
@@ -74,20 +76,20 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # some kinds of x warn
     _seen = _leaves_only()
 claim(
-    "{func}`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph: one "
-    "you created, one computed while autograd was not recording (under {class}`torch.no_grad`), or one "
-    "without a gradient (`x > 0`, `x.int()`); not one computed by a differentiable operation, with "
-    "autograd recording, from tensors that require gradients. (A `Parameter` goes through a deepcopy of "
-    "its own, which copies it even when it is not a leaf.)",
+    "{func}`copy.deepcopy` copies a plain tensor only if it is a leaf of the autograd graph. Such a leaf is "
+    "one you created, one computed while autograd was not recording (under {class}`torch.no_grad`), "
+    "or one without a gradient (`x > 0`, `x.int()`). A tensor computed by a differentiable "
+    "operation, with autograd recording, from tensors that require gradients, is not a leaf. "
+    "(A `Parameter` goes through a deepcopy of its own, which copies it even when it is not a leaf.)",
     not z.is_leaf and isinstance(_error, RuntimeError) and not _seen,
     _seen or f"deepcopy of z gave {_error!r}",
 )
 # sphinx_gallery_end_ignore
 
 # %%
-# :func:`tcdoc.draw.draw_operations` applies operations to a fresh tensor of this kind
-# (tcdoc's ``non_leaf`` scenario, a leaf that requires gradients times two) and draws what
-# each one gave, a tensor or an error: here ``copy.deepcopy(x)`` beside ``x.detach().clone()``.
+# :func:`tcdoc.draw.draw_operations` applies operations to a fresh tensor of this kind:
+# tcdoc's ``non_leaf`` scenario, a leaf that requires gradients times two. It draws what each
+# one gave, a tensor or an error: here ``copy.deepcopy(x)`` beside ``x.detach().clone()``.
 #
 # Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
@@ -214,9 +216,9 @@ else:
 
 # %%
 # Its ``weight`` is recomputed before every forward pass. Under :class:`torch.no_grad` it is
-# recomputed without history, which is why such a model can copy after such a pass and fails
-# after any forward pass with gradients enabled, ``model.eval()`` or not, while its parameters
-# require gradients.
+# recomputed without history, so such a model can copy after such a pass. It fails after any
+# forward pass with gradients enabled, ``model.eval()`` or not, while its parameters require
+# gradients.
 if hasattr(nn.utils, "weight_norm"):
     with torch.no_grad():
         old_style(torch.randn(1, 3))
@@ -253,9 +255,9 @@ def _old_weight_norm() -> str:
 if hasattr(nn.utils, "weight_norm"):  # as the visible code does
     _seen = _old_weight_norm()
     claim(
-        "Under `torch.no_grad` it is recomputed without history, which is why such a model can copy "
-        "after such a pass and fails after any forward pass with gradients enabled, `model.eval()` or not, "
-        "while its parameters require gradients",
+        "Under `torch.no_grad` it is recomputed without history, so such a model can copy after such "
+        "a pass. It fails after any forward pass with gradients enabled, `model.eval()` or not, while "
+        "its parameters require gradients",
         try_deepcopy(old_style).startswith("RuntimeError") and not _seen,
         _seen or f"after a forward with gradients: {try_deepcopy(old_style)}",
     )
@@ -314,7 +316,7 @@ claim(
 
 # %%
 # For weight normalisation, :func:`torch.nn.utils.parametrizations.weight_norm` computes
-# ``weight`` when it is read instead of storing it, so there is nothing to refuse, and the
+# ``weight`` when it is read instead of storing it. So there is nothing to refuse, and the
 # copy computes the same outputs.
 new_style = nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
 new_style(torch.randn(1, 3))
@@ -325,8 +327,7 @@ print(f"{torch.equal(twin(inputs), new_style(inputs)) = }")
 # sphinx_gallery_start_ignore
 claim(
     "`torch.nn.utils.parametrizations.weight_norm` computes `weight` when it is read instead of "
-    "storing "
-    "it, so there is nothing to refuse, and the copy computes the same outputs",
+    "storing it. So there is nothing to refuse, and the copy computes the same outputs",
     "weight" not in new_style.__dict__
     and "weight" not in dict(new_style.named_parameters())
     and torch.equal(twin(inputs), new_style(inputs)),

@@ -3,15 +3,16 @@
 
 :func:`copy.deepcopy` remembers, for the length of one call, what it has already copied.
 Plain tensors that shared one storage before the call (a tensor and a view of it) still share
-it in the copy, and a weight used twice stays one tensor; copied in two calls, they come apart.
-A ``Parameter`` is cloned on its own, and conjugate or negative views are copied physically, so
-neither keeps the sharing; nor do two storages over the same memory, such as two
-``torch.from_numpy()`` of one array. On plain tensors deepcopy works on whole storages, the
-memory under the tensors, which is also why the deepcopy of a small slice of a plain tensor holds
-the whole storage the slice looks at (a ``Parameter`` goes through its own deepcopy, which
-clones only its elements, and the copy of a slice with the conjugate or negative bit ends up
-holding only its elements). This example measures both, with the
-bytes each copy holds.
+it in the copy. A weight used twice stays one tensor. Copied in two calls, they come apart.
+A ``Parameter`` is cloned on its own, and conjugate or negative views are copied physically.
+So neither keeps the sharing, nor do two storages over the same memory, such as two
+``torch.from_numpy()`` of one array.
+
+On plain tensors, deepcopy works on whole storages, the memory under the tensors.
+So the deepcopy of a small slice of a plain tensor holds the whole storage the slice looks at.
+A ``Parameter`` goes through its own deepcopy, which clones only its elements.
+The copy of a slice with the conjugate or negative bit holds only its elements too.
+This example measures both, with the bytes each copy holds.
 """
 
 # %%
@@ -89,9 +90,9 @@ _seen = _tied_weights() or _sharing_not_kept()
 claim(
     "`copy.deepcopy` remembers, for the length of one call, what it has already copied. Plain "
     "tensors that shared one storage before the call (a tensor and a view of it) still share it in the "
-    "copy, and a weight used twice stays one tensor; copied in two calls, they come apart. A "
-    "`Parameter` is cloned on its own, and conjugate or negative views are copied physically, so "
-    "neither keeps the sharing; nor do two storages over the same memory, such as two "
+    "copy. A weight used twice stays one tensor. Copied in two calls, they come apart. A "
+    "`Parameter` is cloned on its own, and conjugate or negative views are copied physically. So "
+    "neither keeps the sharing, nor do two storages over the same memory, such as two "
     "`torch.from_numpy()` of one array",
     tcdoc.shares_memory(copied["view"], copied["base"])
     and not tcdoc.shares_memory(copied["base"], base)
@@ -158,9 +159,9 @@ print(f"{tcdoc.shares_memory(b, a) = }")
 # %%
 # ``.grad`` and attributes come along
 # -----------------------------------
-# Deepcopy also copies a plain leaf's gradient (one without a history of its own), into a new
-# tensor, and its Python attributes, as ``copy.deepcopy`` copies any value (a ``Parameter`` keeps
-# neither: see :doc:`plot_09_parameter`).
+# Deepcopy also copies a plain leaf's gradient (one without a history of its own) into a new
+# tensor. It copies the leaf's Python attributes too, as ``copy.deepcopy`` copies any value.
+# A ``Parameter`` keeps neither: see :doc:`plot_09_parameter`.
 torch.manual_seed(0)
 x = torch.randn(3, requires_grad=True)
 x.grad = torch.ones(3)
@@ -217,9 +218,9 @@ def _grad_and_attributes() -> str:
 
 _seen = _grad_and_attributes()
 claim(
-    "Deepcopy also copies a plain leaf's gradient (one without a history of its own), into a new "
-    "tensor, and its Python attributes, as `copy.deepcopy` copies any value (a `Parameter` keeps "
-    "neither: see {doc}`plot_09_parameter`)",
+    "Deepcopy also copies a plain leaf's gradient (one without a history of its own) into a new "
+    "tensor. It copies the leaf's Python attributes too, as `copy.deepcopy` copies any value. "
+    "A `Parameter` keeps neither: see {doc}`plot_09_parameter`",
     report.copies_grad
     and report.copies_attributes
     and y.grad is not x.grad
@@ -264,10 +265,10 @@ def _slices() -> str:
 
 _seen = _slices()
 claim(
-    "On plain tensors deepcopy works on whole storages, the memory under the tensors, which is "
-    "also why the deepcopy of a small slice of a plain tensor holds the whole storage the slice looks at "
-    "(a `Parameter` goes through its own deepcopy, which clones only its elements, and the copy of a "
-    "slice with the conjugate or negative bit ends up holding only its elements)",
+    "On plain tensors, deepcopy works on whole storages, the memory under the tensors. So the "
+    "deepcopy of a small slice of a plain tensor holds the whole storage the slice looks at. A "
+    "`Parameter` goes through its own deepcopy, which clones only its elements. The copy of a "
+    "slice with the conjugate or negative bit holds only its elements too",
     small_copy.untyped_storage().nbytes() == small.untyped_storage().nbytes() == 4_000_000 and not _seen,
     _seen or f"the deepcopy of small holds {small_copy.untyped_storage().nbytes()} bytes",
 )

@@ -3,11 +3,12 @@
 
 Model weights are :class:`torch.nn.Parameter` objects, a subclass of
 :class:`torch.Tensor`, and the copy methods do not all treat them alike. Some return a
-``Parameter``, others a plain ``Tensor`` (and ``x.tolist()`` Python lists); some keep
-``requires_grad``, others drop it; and ``copy.deepcopy`` of a ``Parameter`` follows rules of
+``Parameter``, others a plain ``Tensor`` (and ``x.tolist()`` Python lists). Some keep
+``requires_grad``, others drop it. And ``copy.deepcopy`` of a ``Parameter`` follows rules of
 its own, unlike those for a plain tensor.
+
 If you copy weights by hand (for a snapshot, a target network, or an optimiser's state), this
-example follows one weight through the copies you would reach for, one step each, then asks
+example follows one weight through the copies you would reach for, one step each. Then it asks
 every registered method at once.
 """
 
@@ -136,8 +137,8 @@ print([code for code, report in reports.items() if report is not None and not re
 _ran = [(row.operation, row.properties) for row in measured.rows if row.properties is not None]
 _tensors = [report for _, report in _ran if report.result_is_tensor]
 claim(
-    "Some return a `Parameter`, others a plain `Tensor` (and `x.tolist()` Python lists); some keep "
-    "`requires_grad`, others drop it; and `copy.deepcopy` of a `Parameter` follows rules of its own, "
+    "Some return a `Parameter`, others a plain `Tensor` (and `x.tolist()` Python lists). Some keep "
+    "`requires_grad`, others drop it. And `copy.deepcopy` of a `Parameter` follows rules of its own, "
     "unlike those for a plain tensor",
     {report.result_type for report in _tensors} == {"Parameter", "Tensor"}
     and {operation for operation, report in _ran if not report.result_is_tensor} == {"tolist"}
@@ -169,9 +170,9 @@ print(
 )
 
 # %%
-# No result has a copy of ``.grad`` of its own, although the source had one: ``copies_grad``
-# is false for every method whose result is a new tensor, and ``None`` where it is a list,
-# which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
+# No result has a copy of ``.grad`` of its own, although the source had one. ``copies_grad``
+# is false for every method whose result is a new tensor. It is ``None`` where the result is a
+# list, which has no ``.grad`` at all, or ``x`` itself, which copied nothing.
 print(f"{any(report.copies_grad for report in reports.values() if report is not None) = }")
 
 # sphinx_gallery_start_ignore
@@ -182,9 +183,9 @@ _wrong = [
     if report.copies_grad is not (False if report.result_is_tensor and report.new_object else None)
 ]
 claim(
-    "No result has a copy of `.grad` of its own, although the source had one: `copies_grad` is false for "
-    "every method whose result is a new tensor, and `None` where it is a list, which has no `.grad` at all, "
-    "or `x` itself, which copied nothing",
+    "No result has a copy of `.grad` of its own, although the source had one. `copies_grad` is false for "
+    "every method whose result is a new tensor. It is `None` where the result is a list, which has no "
+    "`.grad` at all, or `x` itself, which copied nothing",
     not _wrong,
     f"copies_grad of {_wrong}",
 )

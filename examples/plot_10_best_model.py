@@ -3,8 +3,8 @@
 
 A common training loop keeps the weights of the epoch with the best validation score with
 ``best = model.state_dict()``, and loads them at the end. It loads the *last* weights
-instead: :meth:`~torch.nn.Module.state_dict` returns tensors that share memory with the
-model's parameters, so every training step that writes new values into them in place, as an
+instead. :meth:`~torch.nn.Module.state_dict` returns tensors that share memory with the
+model's parameters. So every training step that writes new values into them in place, as an
 optimizer's ``step()`` does, changes ``best`` as well. This example trains a tiny model, catches the problem
 with measurements, and checks the two usual fixes.
 """
@@ -115,7 +115,7 @@ _in_place = {"SGD.step()": _sgd_step, "Adam.step()": _adam_step, "p -= lr * p.gr
 _rebinding = {"p.data = p.data - lr * p.grad": _rebind_data, "p.set_(p - lr * p.grad)": _set}
 _changed = {name: _best_changed_by(step) for name, step in (_in_place | _rebinding).items()}
 claim(
-    "`state_dict` returns tensors that share memory with the model's parameters, so every training step "
+    "`state_dict` returns tensors that share memory with the model's parameters. So every training step "
     "that writes new values into them in place, as an optimizer's `step()` does, changes `best` as well",
     best_step < len(losses) - 1
     and all(torch.equal(best[name], tensor) for name, tensor in model.state_dict().items())
@@ -127,7 +127,7 @@ claim(
 # sphinx_gallery_end_ignore
 
 # %%
-# Because ``best["weight"]`` is the parameter's memory, detached: a new tensor object that
+# Because ``best["weight"]`` is the parameter's memory, detached. It is a new tensor object that
 # shares storage and version counter with ``model.weight``, as ``detach()`` gives.
 import tcdoc
 
@@ -136,8 +136,8 @@ print(tcdoc.compare(model.weight, best["weight"]))
 # sphinx_gallery_start_ignore
 _measured = tcdoc.compare(model.weight, best["weight"])
 claim(
-    'Because `best["weight"]` is the parameter\'s memory, detached: a new tensor object that shares storage '
-    "and version counter with `model.weight`, as `detach()` gives",
+    'Because `best["weight"]` is the parameter\'s memory, detached. It is a new tensor object '
+    "that shares storage and version counter with `model.weight`, as `detach()` gives",
     type(best["weight"]) is torch.Tensor
     and _measured.new_object
     and _measured.shares_storage

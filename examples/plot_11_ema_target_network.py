@@ -2,15 +2,16 @@
 =========================================================
 
 Reinforcement learning (target networks), self-supervised learning and diffusion models
-(exponential moving averages of the weights) keep a second copy of a model that trails the
+(exponential moving averages of the weights) keep a second copy of a model. It trails the
 one being trained. It must have memory of its own, receive no gradients, and be updated by
 hand. ``copy.deepcopy(model).requires_grad_(False)``, updated under :class:`torch.no_grad`,
-gives exactly that for a model whose tensors are all parameters and buffers, and whose forward
-passes change no buffers, such as this one. In training mode, a forward pass through a BatchNorm
-layer that tracks running statistics also changes the copy's, even under ``torch.no_grad``, so
-such a copy also needs ``eval()``. This example
-checks each property, shows what goes wrong without ``requires_grad_(False)`` and without
-``no_grad``, and what happens to a weight that two layers use.
+gives exactly that for a model whose tensors are all parameters and buffers, such as this one.
+The model's forward passes must change no buffers either. In training mode, a forward pass
+through a BatchNorm layer that tracks running statistics also changes the copy's, even under
+``torch.no_grad``. So such a copy also needs ``eval()``.
+
+This example checks each property. It shows what goes wrong without ``requires_grad_(False)``
+and without ``no_grad``, and what happens to a weight that two layers use.
 """
 
 # %%
@@ -60,9 +61,10 @@ _states = list(zip(target.state_dict().values(), online.state_dict().values(), s
 _moved = {"train()": _running_mean_moves(True), "eval()": _running_mean_moves(False)}
 claim(
     "`copy.deepcopy(model).requires_grad_(False)`, updated under {class}`torch.no_grad`, gives exactly that "
-    "for a model whose tensors are all parameters and buffers, and whose forward passes change no buffers, "
-    "such as this one. In training mode, a forward pass through a BatchNorm layer that tracks running "
-    "statistics also changes the copy's, even under `torch.no_grad`, so such a copy also needs `eval()`",
+    "for a model whose tensors are all parameters and buffers, such as this one. The model's forward "
+    "passes must change no buffers either. In training mode, a forward pass through a BatchNorm layer that "
+    "tracks running statistics also changes the copy's, even under `torch.no_grad`. So such a copy also "
+    "needs `eval()`",
     not any(tcdoc.shares_memory(t, o) for t, o in _states)
     and all(t.grad is None for t in target.parameters())
     and all(torch.equal(t, o) for t, o in _states)  # the forward and backward passes left it as it was
@@ -73,9 +75,9 @@ claim(
 # sphinx_gallery_end_ignore
 
 # %%
-# That is ``requires_grad_(False)``'s doing, not ``deepcopy``'s: a deep copy keeps
-# ``requires_grad``, so without it the same ``loss.backward()`` fills the target's ``.grad`` too,
-# even if every update of the target runs under :class:`torch.no_grad`.
+# That is ``requires_grad_(False)``'s doing, not ``deepcopy``'s. A deep copy keeps
+# ``requires_grad``. So without ``requires_grad_(False)``, the same ``loss.backward()`` fills the
+# target's ``.grad`` too, even if every update of the target runs under :class:`torch.no_grad`.
 plain_copy = copy.deepcopy(online)
 for p in online.parameters():
     p.grad = None
@@ -97,8 +99,8 @@ def _grads_after_a_no_grad_update() -> bool:
 
 
 claim(
-    "a deep copy keeps `requires_grad`, so without it the same `loss.backward()` fills the target's `.grad` "
-    "too, even if every update of the target runs under {class}`torch.no_grad`",
+    "A deep copy keeps `requires_grad`. So without `requires_grad_(False)`, the same `loss.backward()` "
+    "fills the target's `.grad` too, even if every update of the target runs under {class}`torch.no_grad`",
     all(p.requires_grad and p.grad is not None for p in plain_copy.parameters())
     and _grads_after_a_no_grad_update()
     and all(t.grad is None for t in target.parameters()),
@@ -119,7 +121,7 @@ print(f"{all(torch.equal(t, o) for t, o in pairs) = }")
 # The moving-average update
 # -------------------------
 # Each target parameter moves a tenth of the way towards the online one:
-# ``t = 0.9 * t + 0.1 * o``, so its distance to the online model shrinks by the factor
+# ``t = 0.9 * t + 0.1 * o``. So its distance to the online model shrinks by the factor
 # 0.9, as measured below. We keep a copy of the target from before the update, to check the update two ways.
 decay = 0.9
 before = copy.deepcopy(target)
@@ -152,7 +154,7 @@ print([(t.is_leaf, t.requires_grad, t.grad_fn) for t in target.parameters()])
 # Why ``torch.no_grad()``
 # -----------------------
 # Without it, the in-place update is recorded by autograd, because the online parameter
-# requires gradients: the target parameter stops being a leaf, and gradients from it would
+# requires gradients. The target parameter stops being a leaf, and gradients from it would
 # flow into the online model.
 scratch = copy.deepcopy(target)
 first, online_first = next(scratch.parameters()), next(online.parameters())
@@ -163,8 +165,8 @@ print(f"{report.grad_fn = }")
 print(f"{report.gradient_flows_to_source = }")
 
 # %%
-# :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one: the
-# target's, updated under :class:`torch.no_grad`, and ``first``, updated without it. The
+# :func:`tcdoc.draw.draw_panels` draws both updated parameters against the online one. They are
+# the target's, updated under :class:`torch.no_grad`, and ``first``, updated without it. The
 # arrow back to the online parameter shows, for each, whether an autograd edge is kept.
 #
 # Drawing needs matplotlib (``pip install tcdoc[plot]``).
@@ -200,7 +202,7 @@ print(f"{len(list(model.parameters())) = }")
 
 # %%
 # A deep copy of the whole model keeps the tie inside the copy, because one deepcopy call
-# copies a shared object once (see :doc:`plot_08_deepcopy_aliasing`), and shares nothing
+# copies a shared object once (see :doc:`plot_08_deepcopy_aliasing`). It shares nothing
 # with the original.
 twin = copy.deepcopy(model)
 print(twin.head.weight is twin.embed.weight, tcdoc.shares_memory(twin.head.weight, model.head.weight))
@@ -217,7 +219,7 @@ _shared = [
 ]
 claim(
     "A deep copy of the whole model keeps the tie inside the copy, because one deepcopy call copies a "
-    "shared object once (see {doc}`plot_08_deepcopy_aliasing`), and shares nothing with the original",
+    "shared object once (see {doc}`plot_08_deepcopy_aliasing`). It shares nothing with the original",
     twin.head.weight is twin.embed.weight
     and twin.embed.weight is not model.embed.weight
     and not _shared
@@ -241,8 +243,8 @@ print(
 )
 
 # %%
-# So a change to one of the separate copies no longer reaches the other, where in the
-# deep-copied model it reaches both uses of the weight.
+# So a change to one of the separate copies no longer reaches the other. In the
+# deep-copied model, it reaches both uses of the weight.
 one_by_one["embed.weight"][0, 0] = 100.0
 with torch.no_grad():
     twin.embed.weight[0, 0] = 100.0
@@ -254,7 +256,7 @@ _one_tensor = [state["embed.weight"], state["embed.weight"]]  # one tensor under
 _clones = [tensor.detach().clone() for tensor in _one_tensor]
 _deep = copy.deepcopy(_one_tensor)
 claim(
-    "So a change to one of the separate copies no longer reaches the other, where in the deep-copied model "
+    "So a change to one of the separate copies no longer reaches the other. In the deep-copied model, "
     "it reaches both uses of the weight",
     one_by_one["embed.weight"][0, 0].item() == 100.0
     and one_by_one["head.weight"][0, 0].item() != 100.0

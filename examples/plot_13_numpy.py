@@ -15,9 +15,10 @@ This example is about NumPy, so it needs ``numpy`` installed besides ``torch`` a
 # ``tensor.numpy()`` shares memory
 # --------------------------------
 # The array looks at the tensor's memory, so writing into the array changes the tensor. It does
-# not follow the tensor to new memory: after ``share_memory_()``, which a
-# ``torch.multiprocessing`` queue also does to a tensor it sends, the two no longer share memory,
-# and the array is left on memory that torch may have freed. Take the array again after the move.
+# not follow the tensor to new memory, though. ``share_memory_()`` moves the tensor, and a
+# ``torch.multiprocessing`` queue does that to a tensor it sends. After that the two no longer
+# share memory, and the array is left on memory that torch may have freed. Take the array again
+# after the move.
 import numpy as np
 import torch
 
@@ -64,9 +65,9 @@ _left = {
     "a queue": _array_left_behind(_send_through_a_queue),
 }
 claim(
-    "It does not follow the tensor to new memory: after `share_memory_()`, which a `torch.multiprocessing` "
-    "queue also does to a tensor it sends, the two no longer share memory, and the array is left on memory "
-    "that torch may have freed",
+    "It does not follow the tensor to new memory, though. `share_memory_()` moves the tensor, and a "
+    "`torch.multiprocessing` queue does that to a tensor it sends. After that the two no longer share "
+    "memory, and the array is left on memory that torch may have freed",
     all(_left.values()),
     f"the array was left behind after {_left}",
 )
@@ -147,11 +148,11 @@ with torch.no_grad():
 # %%
 # ``.detach().cpu().numpy()``
 # ---------------------------
-# The usual idiom: :meth:`~torch.Tensor.detach` leaves the graph (without copying),
-# :meth:`~torch.Tensor.cpu` moves the data to the CPU (a no-op for a tensor already there),
-# and ``numpy()`` wraps the memory of a strided CPU tensor (not sparse, not nested) whose dtype
+# In the usual idiom, :meth:`~torch.Tensor.detach` leaves the graph (without copying).
+# :meth:`~torch.Tensor.cpu` moves the data to the CPU (a no-op for a tensor already there).
+# And ``numpy()`` wraps the memory of a strided CPU tensor (not sparse, not nested) whose dtype
 # NumPy has and that has no conjugate or negative bit. It raises for conjugate or negative views
-# (resolve them first, which copies), for ``bfloat16`` and for sparse and nested tensors;
+# (resolve them first, which copies), for ``bfloat16`` and for sparse and nested tensors.
 # ``numpy(force=True)`` copies when it has to resolve the bit. On the CPU the array still shares
 # memory with ``y``.
 n = y.detach().cpu().numpy()
@@ -195,9 +196,9 @@ _not_copied = [
     or not np.array_equal(_forced[name], view.resolve_conj().resolve_neg().numpy())
 ]
 claim(
-    "and `numpy()` wraps the memory of a strided CPU tensor (not sparse, not nested) whose dtype NumPy has "
+    "And `numpy()` wraps the memory of a strided CPU tensor (not sparse, not nested) whose dtype NumPy has "
     "and that has no conjugate or negative bit. It raises for conjugate or negative views (resolve them "
-    "first, which copies), for `bfloat16` and for sparse and nested tensors; `numpy(force=True)` copies "
+    "first, which copies), for `bfloat16` and for sparse and nested tensors. `numpy(force=True)` copies "
     "when it has to resolve the bit",
     tcdoc.shares_memory(y, torch.from_numpy(n))
     and tcdoc.shares_memory(y, torch.from_numpy(y.numpy(force=True)))

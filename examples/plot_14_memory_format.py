@@ -3,8 +3,8 @@
 
 A tensor is a block of memory plus *strides*: how many elements to step to reach the next
 index along each dimension. Two tensors with the same values can lay them out differently,
-for instance images stored ``channels_last`` rather than row-major, and code that relies on
-one order sees the difference. ``clone()`` copies the values; this page shows which layout
+for instance images stored ``channels_last`` rather than row-major. Code that relies on
+one order sees the difference. ``clone()`` copies the values. This page shows which layout
 the copy gets, and how much memory it takes when the source was an ``expand``-ed tensor
 that had almost none.
 """
@@ -23,7 +23,7 @@ print(f"{x.stride() = }")
 print(f"{x.is_contiguous(memory_format=torch.channels_last) = }")
 
 # %%
-# ``clone()`` defaults to ``memory_format=torch.preserve_format``: when the source covers its
+# ``clone()`` defaults to ``memory_format=torch.preserve_format``. When the source covers its
 # memory without gaps or overlaps, as here, the copy has the same strides as the source. A
 # source with gaps (the stepped slice below) or overlaps (the ``expand`` below) gets new,
 # dense strides.
@@ -80,7 +80,7 @@ print(f"{tcdoc.compare(x, x.contiguous()).same_strides = }")
 # %%
 # A transposed tensor keeps its strides too
 # -----------------------------------------
-# A transpose is dense (it covers its memory without gaps), only in another order, so
+# A transpose is dense (it covers its memory without gaps), only in another order. So
 # ``clone()`` keeps its order while ``contiguous()`` rewrites it row-major.
 m = torch.arange(12.0).reshape(3, 4).t()
 print(f"{m.stride() = }")
@@ -89,7 +89,7 @@ print(f"{m.contiguous().stride() = }")
 
 # sphinx_gallery_start_ignore
 claim(
-    "A transpose is dense (it covers its memory without gaps), only in another order, so `clone()` keeps its "
+    "A transpose is dense (it covers its memory without gaps), only in another order. So `clone()` keeps its "
     "order while `contiguous()` rewrites it row-major",
     m.clone().stride() == m.stride() == (1, 4)
     and m.contiguous().stride() == (3, 1)
@@ -102,7 +102,7 @@ claim(
 # A stepped slice gets new, dense strides
 # ---------------------------------------
 # Every second column is not dense: it skips half of its storage. Its clone cannot keep
-# those strides without keeping the gaps, so it is packed into new, dense memory that is
+# those strides without keeping the gaps. So it is packed into new, dense memory that is
 # half the size.
 s = torch.arange(12.0).reshape(3, 4)[:, ::2]
 print(f"{s.stride() = }")
@@ -114,7 +114,7 @@ print(f"{s.clone().untyped_storage().nbytes() = }")
 # ``clone()`` materialises an ``expand``
 # --------------------------------------
 # :meth:`~torch.Tensor.expand` repeats a tensor without copying: stride 0 along the new
-# dimension, so a million elements sit on a thousand floats of memory.
+# dimension. So a million elements sit on a thousand floats of memory.
 row = torch.randn(1000)
 wide = row.expand(1000, 1000)
 print(f"{wide.shape = }")
@@ -122,7 +122,7 @@ print(f"{wide.stride() = }")
 print(f"{wide.untyped_storage().nbytes() = }")
 
 # %%
-# Its clone stores every element: the strides become ordinary row-major ones, and the
+# Its clone stores every element. The strides become ordinary row-major ones, and the
 # memory grows a thousandfold. ``new_bytes`` counts the bytes of the copy.
 wide_copy = wide.clone()
 print(f"{wide_copy.stride() = }")
@@ -142,7 +142,7 @@ _not_packed = [
     or copied.untyped_storage().nbytes() != copied.numel() * copied.element_size()
 ]
 claim(
-    "`clone()` defaults to `memory_format=torch.preserve_format`: when the source covers its memory without "
+    "`clone()` defaults to `memory_format=torch.preserve_format`. When the source covers its memory without "
     "gaps or overlaps, as here, the copy has the same strides as the source. A source with gaps (the stepped "
     "slice below) or overlaps (the `expand` below) gets new, dense strides",
     not _strides_changed and not _not_packed,
@@ -152,7 +152,7 @@ claim(
 
 # %%
 # :func:`copy.deepcopy` behaves differently here: it copies the storage and keeps the
-# strides, so the stride-0 layout and the small memory survive. (Not for a conjugate or
+# strides. So the stride-0 layout and the small memory survive. (Not for a conjugate or
 # negative view: deepcopy resolves the bit, into new, dense memory.)
 import copy
 
@@ -175,7 +175,7 @@ for _name, _view in _bits.items():
     ):
         _unresolved.append(_name)
 claim(
-    "`copy.deepcopy` behaves differently here: it copies the storage and keeps the strides, so the stride-0 "
+    "`copy.deepcopy` behaves differently here: it copies the storage and keeps the strides. So the stride-0 "
     "layout and the small memory survive. (Not for a conjugate or negative view: deepcopy resolves the bit, "
     "into new, dense memory.)",
     wide_deep.stride() == wide.stride() == (0, 1)

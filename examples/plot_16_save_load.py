@@ -1,11 +1,11 @@
 """Saving and loading: views survive, and slices carry their whole storage
 =======================================================================
 
-:func:`torch.save` does not write tensors one by one: it writes their *storages*, the blocks
+:func:`torch.save` does not write tensors one by one. It writes their *storages*, the blocks
 of memory underneath, and records each tensor as a window onto one of them. Two things
 follow that surprise people. Tensors saved in one call that view one storage with one dtype (a
-tensor and its views) share it again after :func:`torch.load` (:func:`torch.save` refuses
-tensors that view one storage as different dtypes). And saving a small slice of a big tensor
+tensor and its views) share it again after :func:`torch.load`. :func:`torch.save` refuses
+tensors that view one storage as different dtypes. And saving a small slice of a big tensor
 writes the big tensor's whole storage. We save into an in-memory :class:`io.BytesIO` buffer, so
 no file is left behind. Saved to a path, a file's size depends on its name, as the last section
 measures.
@@ -60,7 +60,7 @@ _apart = [name for name, pair in _pairs.items() if not tcdoc.shares_memory(*_sav
 _two_dtypes = raised(lambda: torch.save({"f": _floats, "i": _floats.view(torch.int32)}, io.BytesIO()))
 claim(
     "Tensors saved in one call that view one storage with one dtype (a tensor and its views) share it again "
-    "after {func}`torch.load` ({func}`torch.save` refuses tensors that view one storage as different dtypes)",
+    "after {func}`torch.load`. {func}`torch.save` refuses tensors that view one storage as different dtypes",
     tcdoc.shares_memory(loaded["signal"], loaded["window"])
     and not _apart
     and isinstance(_two_dtypes, RuntimeError)
@@ -110,8 +110,8 @@ claim(
 
 # %%
 # Saved in two calls, they come back as two separate copies. So do tensors saved in one call
-# that share memory through two storages, such as two ``torch.from_numpy()`` of one array:
-# what :func:`torch.save` joins again is a shared storage.
+# that share memory through two storages, such as two ``torch.from_numpy()`` of one array.
+# What :func:`torch.save` joins again is a shared storage.
 first, second = io.BytesIO(), io.BytesIO()
 torch.save(signal, first)
 torch.save(window, second)
@@ -138,7 +138,7 @@ if importlib.util.find_spec("numpy") is not None:  # NumPy is optional: without 
     _loaded_apart[0][0] = 1.0
     claim(
         "So do tensors saved in one call that share memory through two storages, such as two "
-        "`torch.from_numpy()` of one array: what {func}`torch.save` joins again is a shared storage",
+        "`torch.from_numpy()` of one array. What {func}`torch.save` joins again is a shared storage",
         tcdoc.shares_memory(*_two_storages)
         and not tcdoc.shares_memory(*_loaded_apart)
         and _loaded_apart[1][0].item() == 0.0,
@@ -183,7 +183,7 @@ print(f"{tcdoc.compare(signal, window.clone()).new_bytes = }")
 
 # %%
 # A file saved by its path holds the same archive, except that its records are named after the
-# file: its name less the suffix, where a buffer's records (and those of a file passed open) are
+# file: its name less the suffix. A buffer's records (and those of a file passed open) are
 # named ``archive``. So the file's size changes with that name, here by up to a few hundred bytes
 # from the buffer's.
 import pathlib
@@ -233,7 +233,7 @@ _shown = [_sizes["buffer"], _sizes["a.pt"], _sizes["best_model_weights.pth"]]
 _spread = max(abs(size - _sizes["buffer"]) for size in _shown)
 claim(
     "A file saved by its path holds the same archive, except that its records are named after the file: "
-    "its name less the suffix, where a buffer's records (and those of a file passed open) are named "
+    "its name less the suffix. A buffer's records (and those of a file passed open) are named "
     "`archive`. So the file's size changes with that name, here by up to a few hundred bytes from the "
     "buffer's",
     not _misnamed

@@ -3,14 +3,15 @@
 
 Data loaders, Hogwild-style training and other parallel code hand tensors to worker
 processes. Whether a worker's in-place write reaches the parent depends on how the tensor got
-to the worker, and on how the worker was started. Python starts a worker in one of three ways,
-its *start methods*: ``"fork"`` begins the child as a copy of the parent, while ``"spawn"``
-and ``"forkserver"`` start a fresh Python that receives its arguments pickled. By default
+to the worker, and on how the worker was started. Python starts a worker in one of
+three ways, its *start methods*. ``"fork"`` begins the child as a copy of the parent.
+``"spawn"`` and ``"forkserver"`` start a fresh Python that receives its arguments pickled. By default
 Python uses ``"spawn"`` on Windows and macOS, and ``"forkserver"`` on Linux from Python 3.14
 (``"fork"`` before), as `Python's documentation
 <https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods>`_ explains.
+
 :mod:`torch.multiprocessing` adds a twist: sending a tensor through one of its queues moves the
-tensor into shared memory, so a tensor you thought was private becomes shared (step 6 has an
+tensor into shared memory. So a tensor you thought was private becomes shared (step 6 has an
 exception). We run real workers on the CPU and follow one tensor at a time. Each step skips
 a start method that :func:`multiprocessing.get_all_start_methods` does not list (Windows has
 no ``"fork"``).
@@ -20,8 +21,8 @@ no ``"fork"``).
 # Step 1: memory that two processes can see
 # -----------------------------------------
 # :meth:`torch.Tensor.share_memory_` moves a tensor's storage, in place, into shared memory
-# that other processes can map. Its views follow; an array taken before with ``numpy()`` does
-# not, and is left on memory torch may have freed: take it after the move (a queue moves the
+# that other processes can map. Its views follow. An array taken before with ``numpy()`` does
+# not, and is left on memory torch may have freed. Take it after the move (a queue moves the
 # tensor too, step 6).
 import torch
 
@@ -52,8 +53,8 @@ if importlib.util.find_spec("numpy") is not None:
     x.share_memory_()
     apart = end <= x.data_ptr() or x.data_ptr() + x.nbytes <= start
     claim(
-        "Its views follow; an array taken before with `numpy()` does not, and is left on memory torch "
-        "may have freed: take it after the move (a queue moves the tensor too, step 6)",
+        "Its views follow. An array taken before with `numpy()` does not, and is left on memory torch "
+        "may have freed. Take it after the move (a queue moves the tensor too, step 6)",
         reached_before and view.data_ptr() == x.data_ptr() + 4 and view.is_shared() and apart,
         f"array on x's memory before: {reached_before}, view followed: {view.is_shared()}, "
         f"array apart after: {apart}",
@@ -66,9 +67,9 @@ del x, pointer, was_shared, returned
 # Step 2: real workers, every start method
 # ----------------------------------------
 # :func:`tcdoc.start_methods` hands tensors of zeros to one worker per start method: an
-# ordinary tensor (no gradients) and one in shared memory, each once as an argument of the
+# ordinary tensor (no gradients) and one in shared memory. Each goes once as an argument of the
 # :class:`~multiprocessing.Process` and once through a :mod:`torch.multiprocessing` queue.
-# The worker adds one to each, in place, and exits; then the parent looks at its own tensors.
+# The worker adds one to each, in place, and exits. Then the parent looks at its own tensors.
 # The whole answer first:
 import tcdoc
 
@@ -92,7 +93,7 @@ def seen(method: str, tensor: str, passed: str) -> str:
 # Step 3: a tensor in shared memory
 # ---------------------------------
 # Under every start method measured, a tensor in shared memory is the same memory in the
-# parent and the worker, so the parent sees ones, whether the tensor went as an argument or
+# parent and the worker. So the parent sees ones, whether the tensor went as an argument or
 # through a queue.
 for method in found.methods:
     for passed in ("argument", "queue"):
@@ -105,7 +106,7 @@ from tcdoc.claims import claim
 
 claim(
     "Under every start method measured, a tensor in shared memory is the same memory in the parent "
-    "and the worker, so the parent sees ones, whether the tensor went as an argument or through a queue",
+    "and the worker. So the parent sees ones, whether the tensor went as an argument or through a queue",
     set(found.methods) == set(multiprocessing.get_all_start_methods())
     and all(
         found.get(method, "shared", passed).parent_sees_write
@@ -120,7 +121,7 @@ claim(
 # %%
 # Step 4: an ordinary tensor as an argument, under fork
 # -----------------------------------------------------
-# Under ``"fork"`` the child began as a copy of the parent's memory: its write changed that
+# Under ``"fork"`` the child began as a copy of the parent's memory. Its write changed that
 # copy only, and the parent still sees zeros.
 if "fork" in found.methods:
     print(seen("fork", "ordinary", "argument"))
@@ -131,7 +132,7 @@ else:
 if "fork" in found.methods:
     fork = found.get("fork", "ordinary", "argument")
     claim(
-        'Under ``"fork"`` the child began as a copy of the parent\'s memory: its write changed that '
+        'Under ``"fork"`` the child began as a copy of the parent\'s memory. Its write changed that '
         "copy only, and the parent still sees zeros",
         not fork.parent_sees_write and not fork.shared_after and not fork.moved,
         f"fork: {fork}",
@@ -142,7 +143,7 @@ if "fork" in found.methods:
 # %%
 # Step 5: the same, under spawn and forkserver
 # --------------------------------------------
-# Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process, which
+# Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process. That
 # moves the parent's tensor into shared memory, so the parent sees ones.
 for method in ("spawn", "forkserver"):
     if method in found.methods:
@@ -153,8 +154,8 @@ pickled = [
     found.get(method, "ordinary", "argument") for method in ("spawn", "forkserver") if method in found.methods
 ]
 claim(
-    'Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process, '
-    "which moves the parent's tensor into shared memory, so the parent sees ones",
+    'Under ``"spawn"`` and ``"forkserver"`` the argument is pickled for the new process. That '
+    "moves the parent's tensor into shared memory, so the parent sees ones",
     all(write.parent_sees_write and write.shared_after and write.moved for write in pickled),
     f"measured: {pickled}",
 )
@@ -165,7 +166,7 @@ del pickled
 # Step 6: an ordinary tensor through a queue
 # ------------------------------------------
 # To send an ordinary tensor, the queue moves its storage into shared memory, under every
-# start method measured, so the worker's write reaches the parent even though nobody called
+# start method measured. So the worker's write reaches the parent even though nobody called
 # ``share_memory_()``.
 #
 # The exception: ``torch.multiprocessing`` refuses to pickle a non-leaf tensor that requires
@@ -188,7 +189,7 @@ sent = [found.get(method, "ordinary", "queue") for method in found.methods]
 queue_moves = all(write.moved and write.shared_after and write.parent_sees_write for write in sent)
 claim(
     "To send an ordinary tensor, the queue moves its storage into shared memory, under every start "
-    "method measured, so the worker's write reaches the parent even though nobody called "
+    "method measured. So the worker's write reaches the parent even though nobody called "
     "`share_memory_()`",
     queue_moves,
     f"measured: {sent}",
@@ -235,7 +236,7 @@ claim(
     f"raised: {refusals}; the queue delivered {first!r} first and printed {printed.getvalue()!r}",
 )
 claim(
-    "sending a tensor through one of its queues moves the tensor into shared memory, so a tensor you "
+    "sending a tensor through one of its queues moves the tensor into shared memory. So a tensor you "
     "thought was private becomes shared (step 6 has an exception)",
     queue_moves and dropped and refused(refusals["SimpleQueue.put"]),
     f"measured: {sent}; the queue delivered {first!r} first",
@@ -248,8 +249,8 @@ del sent, queue_moves, refusals, queue, printed, first, dropped
 # ----------------------------------------
 # To give a worker a copy of its own, send a clone: under every start method the original
 # stays private and unchanged. Sent through a queue, or as an argument under spawn or
-# forkserver, the clone moves into shared memory like any ordinary tensor (steps 5 and 6), and
-# the parent sees the worker's write in it; under fork, an argument is the child's own copy
+# forkserver, the clone moves into shared memory like any ordinary tensor (steps 5 and 6).
+# The parent sees the worker's write in it. Under fork, an argument is the child's own copy
 # (step 4).
 # :func:`tcdoc.draw.draw` shows why: the clone has a storage of its own.
 #
@@ -289,7 +290,7 @@ if "fork" in multiprocessing.get_all_start_methods():
 claim(
     "send a clone: under every start method the original stays private and unchanged. Sent through a "
     "queue, or as an argument under spawn or forkserver, the clone moves into shared memory like any "
-    "ordinary tensor (steps 5 and 6), and the parent sees the worker's write in it; under fork, an "
+    "ordinary tensor (steps 5 and 6). The parent sees the worker's write in it. Under fork, an "
     "argument is the child's own copy",
     own_storage
     and all(write.moved and write.shared_after and write.parent_sees_write for write in clone_queue)

@@ -1,16 +1,16 @@
 """What each copy costs
 ====================
 
-Which of ``clone()``, ``detach()`` and ``copy.deepcopy`` to use is a question of meaning, but in
-a loop that copies many tensors, or a large one, the price matters too. Here each method is timed
-on tensors from 1 KiB to 64 MiB on the machine that built this page. The story in four steps:
-how the time of a copy grows with its bytes, next to ``detach()`` at the same sizes; what
-``deepcopy`` adds to ``clone()``; what a large copy pays for its fresh memory; and what to do
-about it.
+Which of ``clone()``, ``detach()`` and ``copy.deepcopy`` to use is a question of meaning. In a
+loop over many tensors, or over a large one, the price matters too. Here each method is timed
+on tensors from 1 KiB to 64 MiB on the machine that built this page. The story has four steps.
+First, how the time of a copy grows with its bytes, next to ``detach()`` at the same sizes.
+Then what ``deepcopy`` adds to ``clone()``, and what a large copy pays for its fresh memory.
+Last, what to do about it.
 
 This example needs matplotlib for its figures (``pip install "tcdoc[plot]"``). The numbers change
-from run to run; the sentences that compare them are computed from this run, and state a
-difference only where it stands out of the noise. How the sweep times the statements, and what
+from run to run, and the sentences that compare them are computed from this run. They state a
+difference where it stands out of the noise, and nowhere else. How the sweep times the statements, and what
 each column means, is on :doc:`/reference/cost-method`.
 """
 
@@ -65,8 +65,8 @@ print(tcdoc.bench.findings(sweep, "same work"))
 # %%
 # 3. A large copy also pays for fresh memory
 # ------------------------------------------
-# Four statements take a copy apart: ``torch.empty_like(x)`` gets the memory and writes nothing,
-# ``torch.empty_like(x).copy_(x)`` gets it and writes it as ``x.clone()`` does, and
+# Four statements take a copy apart. ``torch.empty_like(x)`` gets the memory and writes nothing.
+# ``torch.empty_like(x).copy_(x)`` gets it and writes it as ``x.clone()`` does.
 # ``out.copy_(x)`` and ``torch.mul(x, 1, out=out)`` write into ``out``, allocated once. The page
 # faults column counts the pages of new memory the operating system had to hand over.
 print(sweep.table(("empty_like", "empty_like_copy", "clone", "copy_into", "mul_out")))
@@ -85,12 +85,12 @@ print(tcdoc.bench.findings(sweep, "allocation"))
 # 4. What you can do about it
 # ---------------------------
 # Where a loop copies a large tensor again and again, allocate the result once and write into
-# it: ``out.copy_(x)``, or the ``out=`` form of the operation, where it has one. How that compared
+# it. Use ``out.copy_(x)``, or the ``out=`` form of the operation, where it has one. How that compared
 # with ``x.clone()`` at each size in this run:
 print(tcdoc.bench.findings(sweep, "reuse"))
 
 # %%
-# The buffer then holds only the latest values: where an earlier copy must stay as it was, it
+# The buffer then holds only the latest values. Where an earlier copy must stay as it was, it
 # needs memory of its own.
 #
 # The same runs as bytes moved per second, against the yardstick (the dashed band). A point

@@ -54,11 +54,11 @@ claim(
 
 # %%
 # Centring the features in place is a natural next step. Outside inference mode, an in-place
-# operation on an inference tensor made under inference mode, or on a view of it (``add_``,
-# ``mul_``, ``copy_``, ``fill_``, ``zero_``, indexed assignment, and ``-=`` here), raises an
-# error, but only after it has written. The error suggests the fix: a clone. The two lines
-# after the error show that ``features`` changed and is centred all the same; the steps
-# below use these centred features.
+# operation on an inference tensor made under inference mode, or on a view of it, raises an
+# error. That holds for each of ``add_``, ``mul_``, ``copy_``, ``fill_``, ``zero_``, indexed
+# assignment and ``-=``, tried here. But it raises only after it has written. The error
+# suggests the fix: a clone. The two lines after the error show that ``features`` changed and
+# is centred all the same. The steps below use these centred features.
 before = features.clone()
 try:
     features -= features.mean(0)
@@ -134,16 +134,18 @@ def _in_place_not_refused_after_writing():
 _wrong = _in_place_not_refused_after_writing()
 claim(
     "Outside inference mode, an in-place operation on an inference tensor made under inference mode, "
-    "or on a view of it (`add_`, `mul_`, `copy_`, `fill_`, `zero_`, indexed assignment, and `-=` here), "
-    "raises an error, but only after it has written. The error suggests the fix: a clone",
+    "or on a view of it, raises an error. That holds for each of `add_`, `mul_`, `copy_`, `fill_`, "
+    "`zero_`, indexed assignment and `-=`, tried here. But it raises only after it has written. The "
+    "error suggests the fix: a clone",
     not _wrong and not torch.equal(features, before) and bool(features.mean(0).abs().max() < 1e-6),
     f"{_wrong}; or the -= that raised did not centre the features",
 )
 # sphinx_gallery_end_ignore
 
 # %%
-# Through the aliases ``x.detach()`` and ``x.data``, made outside inference mode though also
-# marked ``is_inference()``, most of those operations change ``x`` without an error.
+# Through the aliases ``x.detach()`` and ``x.data``, most of those operations change ``x``
+# without an error. The aliases are made outside inference mode, though also marked
+# ``is_inference()``.
 # Assignments such as ``x.detach()[0] = ...`` and ``x.detach()[0:1] = ...``, and any of those
 # operations through a view of an alias, change ``x`` and then raise.
 with torch.inference_mode():
@@ -212,8 +214,9 @@ def _alias_writes_gone_wrong():
 
 _wrong = _alias_writes_gone_wrong()
 claim(
-    "Through the aliases `x.detach()` and `x.data`, made outside inference mode though also marked "
-    "`is_inference()`, most of those operations change `x` without an error. Assignments such as "
+    "Through the aliases `x.detach()` and `x.data`, most of those operations change `x` without an "
+    "error. The aliases are made outside inference mode, though also marked `is_inference()`. "
+    "Assignments such as "
     "`x.detach()[0] = ...` and `x.detach()[0:1] = ...`, and any of those operations through a view of "
     "an alias, change `x` and then raise",
     not _wrong and scratch.is_inference() and torch.equal(scratch, torch.tensor([7.0, 5.0, 5.0])),
@@ -225,8 +228,8 @@ claim(
 # Training a head on them
 # -----------------------
 # A small head learns to predict a target from the three features. Its first forward pass
-# already stops: the layer's weight requires gradients, so autograd would have to keep the
-# features for the backward pass, and torch refuses to save an inference tensor for it.
+# already stops. The layer's weight requires gradients, so autograd would have to keep the
+# features for the backward pass. Torch refuses to save an inference tensor for it.
 head = torch.nn.Linear(3, 1)
 targets = torch.randn(8, 1)
 try:
@@ -245,8 +248,8 @@ claim(
     f"head(features) gave {_refused!r}",
 )
 claim(
-    "Its first forward pass already stops: the layer's weight requires gradients, so autograd would have "
-    "to keep the features for the backward pass, and torch refuses to save an inference tensor for it",
+    "Its first forward pass already stops. The layer's weight requires gradients, so autograd would have "
+    "to keep the features for the backward pass. Torch refuses to save an inference tensor for it",
     _not_saved and head.weight.requires_grad,
     f"head(features) gave {_refused!r}; head.weight.requires_grad={head.weight.requires_grad}",
 )
@@ -323,9 +326,9 @@ claim(
 # sphinx_gallery_end_ignore
 
 # %%
-# The two side by side, drawn by :func:`tcdoc.draw.draw_operations` from a fresh
-# inference tensor: the detached tensor reads the same bytes and is still marked
-# ``is_inference=True``; the clone has its own storage and no mark. Drawing needs matplotlib
+# Here are the two side by side, drawn by :func:`tcdoc.draw.draw_operations` from a fresh
+# inference tensor. The detached tensor reads the same bytes and is still marked
+# ``is_inference=True``. The clone has its own storage and no mark. Drawing needs matplotlib
 # (``pip install tcdoc[plot]``).
 import tcdoc.draw
 
@@ -336,7 +339,7 @@ tcdoc.draw.draw_operations(["detach", "clone"], "inference")
 _detached = tcdoc.probe("detach", "inference").properties
 _cloned = tcdoc.probe("clone", "inference").properties
 claim(
-    "the detached tensor reads the same bytes and is still marked `is_inference=True`; the clone has its "
+    "The detached tensor reads the same bytes and is still marked `is_inference=True`. The clone has its "
     "own storage and no mark",
     _detached is not None
     and _detached.shares_storage
@@ -351,8 +354,8 @@ claim(
 # %%
 # Or compute the features under ``no_grad``
 # -----------------------------------------
-# A second fix: :class:`torch.no_grad` also keeps autograd from recording the extractor, and
-# its results are ordinary tensors, so no copy is needed.
+# A second fix: :class:`torch.no_grad` also keeps autograd from recording the extractor.
+# Its results are ordinary tensors, so no copy is needed.
 with torch.no_grad():
     plain_features = extractor(inputs)
 print(f"{plain_features.is_inference() = }")
@@ -361,7 +364,7 @@ print(f"{head(plain_features).requires_grad = }")
 # sphinx_gallery_start_ignore
 _refused = raised(lambda: torch.autograd.grad(head(plain_features).sum(), head.weight))
 claim(
-    "A second fix: {py:class}`torch.no_grad` also keeps autograd from recording the extractor, and its "
+    "A second fix: {py:class}`torch.no_grad` also keeps autograd from recording the extractor. Its "
     "results are ordinary tensors, so no copy is needed",
     plain_features.grad_fn is None and not plain_features.is_inference() and _refused is None,
     f"grad_fn={plain_features.grad_fn}, is_inference()={plain_features.is_inference()}; "

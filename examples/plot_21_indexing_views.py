@@ -19,8 +19,8 @@ print(f"{batch = }")
 # %%
 # A slice is a view
 # -----------------
-# Basic slicing, with integers and ranges, returns a view: a new tensor over the memory of
-# ``batch``. Scaling the first two rows through the slice scales them in ``batch``.
+# Basic slicing, with integers and ranges, returns a view. It is a new tensor over the memory
+# of ``batch``. Scaling the first two rows through the slice scales them in ``batch``.
 import tcdoc
 
 first_two = batch[0:2]
@@ -46,7 +46,7 @@ _scaled = torch.arange(12.0).reshape(4, 3)  # what batch holds now: its first tw
 _scaled[0:2] = torch.arange(6.0).reshape(2, 3) * 10
 _sliced = _probed("slice")
 claim(
-    "Basic slicing, with integers and ranges, returns a view: a new tensor over the memory of `batch`. "
+    "Basic slicing, with integers and ranges, returns a view. It is a new tensor over the memory of `batch`. "
     "Scaling the first two rows through the slice scales them in `batch`",
     _sliced
     and all(report.shares_storage for report in _sliced.values())
@@ -61,8 +61,8 @@ claim(
 # %%
 # An index tensor or a mask gives a copy
 # --------------------------------------
-# Advanced indexing, with a tensor of indices that has at least one dimension or a boolean
-# mask, copies the chosen elements into new memory. Scaling the selection leaves ``batch`` as
+# Advanced indexing uses a tensor of indices that has at least one dimension, or a boolean
+# mask. It copies the chosen elements into new memory. Scaling the selection leaves ``batch`` as
 # it was.
 chosen = batch[torch.tensor([1, 3])]
 chosen *= 10
@@ -92,8 +92,8 @@ claim(
 )
 _indices = (torch.tensor([1]), torch.tensor([[1, 3]]), torch.tensor([1], dtype=torch.int32), [1, 3])
 claim(
-    "Advanced indexing, with a tensor of indices that has at least one dimension or a boolean mask, "
-    "copies the chosen elements into new memory. Scaling the selection leaves `batch` as it was",
+    "Advanced indexing uses a tensor of indices that has at least one dimension, or a boolean mask. "
+    "It copies the chosen elements into new memory. Scaling the selection leaves `batch` as it was",
     not any(tcdoc.shares_memory(batch, batch[index]) for index in _indices)
     and not tcdoc.shares_memory(batch, chosen)
     and not tcdoc.shares_memory(batch, large)
@@ -104,8 +104,8 @@ claim(
 # sphinx_gallery_end_ignore
 
 # %%
-# A zero-dimensional ``int64`` tensor (or ``int32``, ``int16``, ``int8``) is the exception: it
-# acts as an integer, and ``batch[torch.tensor(1)]`` is a view of row 1, like ``batch[1]``. A
+# A zero-dimensional ``int64`` tensor (or ``int32``, ``int16``, ``int8``) is the exception. It
+# acts as an integer: ``batch[torch.tensor(1)]`` is a view of row 1, like ``batch[1]``. A
 # zero-dimensional ``uint8`` or ``bool`` tensor acts as a mask instead, and copies.
 print(f"{tcdoc.shares_memory(batch, batch[torch.tensor(1)]) = }")
 
@@ -117,8 +117,8 @@ _integer_views = {
 # the reader's break: uint8 is an integer dtype, yet a mask
 _mask_copies = {dtype: batch[torch.tensor(1, dtype=dtype)] for dtype in (torch.uint8, torch.bool)}
 claim(
-    "A zero-dimensional `int64` tensor (or `int32`, `int16`, `int8`) is the exception: it acts as an "
-    "integer, and `batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`. A zero-dimensional "
+    "A zero-dimensional `int64` tensor (or `int32`, `int16`, `int8`) is the exception. It acts as an "
+    "integer: `batch[torch.tensor(1)]` is a view of row 1, like `batch[1]`. A zero-dimensional "
     "`uint8` or `bool` tensor acts as a mask instead, and copies",
     all(
         tcdoc.shares_memory(batch, row) and row._is_view() and torch.equal(row, batch[1])
@@ -135,14 +135,14 @@ claim(
 # %%
 # Assigning through an index writes
 # ---------------------------------
-# The same brackets on the left of ``=`` do write into ``batch``: indexing copies when it
+# The same brackets on the left of ``=`` do write into ``batch``. Indexing copies when it
 # reads, not when it assigns.
 batch[torch.tensor([1, 3])] = 0.0
 print(f"{batch = }")
 
 # sphinx_gallery_start_ignore
 claim(
-    "The same brackets on the left of `=` do write into `batch`: indexing copies when it reads, not when "
+    "The same brackets on the left of `=` do write into `batch`. Indexing copies when it reads, not when "
     "it assigns",
     torch.equal(batch[1], torch.zeros(3))
     and torch.equal(batch[3], torch.zeros(3))
@@ -180,7 +180,7 @@ claim(
 # The whole family, measured
 # --------------------------
 # :func:`tcdoc.matrix` applies each selection and join of tcdoc's registry to a fresh
-# tensor and measures the result: any memory it has in common with ``x``, the new bytes it
+# tensor. Then it measures the result: any memory it has in common with ``x``, the new bytes it
 # holds, and whether two of its elements are the same bytes.
 views = [op.name for op in tcdoc.operations() if op.family == "views"]
 measured = tcdoc.matrix(views, ["no_grad"], grad_modes=["enabled"])
@@ -196,10 +196,10 @@ for row in measured.rows:
 # %%
 # ``expand``: one row, seen many times
 # ------------------------------------
-# ``expand`` repeats a tensor without copying it: the new dimension has stride 0, so every
+# ``expand`` repeats a tensor without copying it. The new dimension has stride 0, so every
 # row of the result is the same memory. Torch refuses ``add_``, ``mul_`` and ``copy_`` into
-# it, and an indexed assignment across the repeated dimension, while ``fill_``, ``zero_`` and
-# an indexed assignment into one element or one row succeed and write into the repeated row
+# it, and an indexed assignment across the repeated dimension. ``fill_``, ``zero_`` and an
+# indexed assignment into one element or one row succeed. They write into the repeated row
 # itself, and so into every row of the result.
 row = torch.tensor([1.0, 2.0, 3.0])
 repeated = row.expand(4, 3)
@@ -264,10 +264,11 @@ def _expand_writes_gone_wrong():
 _expanded = _probed("expand")
 _wrong = _expand_writes_gone_wrong()
 claim(
-    "`expand` repeats a tensor without copying it: the new dimension has stride 0, so every row of the "
+    "`expand` repeats a tensor without copying it. The new dimension has stride 0, so every row of the "
     "result is the same memory. Torch refuses `add_`, `mul_` and `copy_` into it, and an indexed "
-    "assignment across the repeated dimension, while `fill_`, `zero_` and an indexed assignment into one "
-    "element or one row succeed and write into the repeated row itself, and so into every row of the result",
+    "assignment across the repeated dimension. `fill_`, `zero_` and an indexed assignment into one "
+    "element or one row succeed. They write into the repeated row itself, and so into every row of "
+    "the result",
     repeated.stride()[0] == 0
     and tcdoc.shares_memory(row, repeated)
     and repeated.untyped_storage().nbytes() == row.untyped_storage().nbytes()
@@ -279,7 +280,7 @@ claim(
 # sphinx_gallery_end_ignore
 
 # %%
-# A write into ``row`` shows in every row of ``repeated``; a clone gives each row memory of
+# A write into ``row`` shows in every row of ``repeated``. A clone gives each row memory of
 # its own, which can be written.
 row[0] = -1.0
 separate = repeated.clone()
@@ -289,7 +290,7 @@ print(f"{separate[:, 0] = }")
 
 # sphinx_gallery_start_ignore
 claim(
-    "A write into `row` shows in every row of `repeated`; a clone gives each row memory of its own, "
+    "A write into `row` shows in every row of `repeated`. A clone gives each row memory of its own, "
     "which can be written",
     torch.equal(repeated[:, 0], torch.full((4,), -1.0))
     and separate[0, 0].item() == 100.0
@@ -300,7 +301,7 @@ claim(
 # sphinx_gallery_end_ignore
 
 # %%
-# The three kinds of selection drawn from a fresh tensor: the slice reads part of the
+# Here are the three kinds of selection, drawn from a fresh tensor. The slice reads part of the
 # storage of ``x``, the indexed row has a storage of its own, and the expanded tensor reads
 # the same bytes twice. Drawing needs matplotlib (``pip install tcdoc[plot]``).
 import tcdoc.draw
@@ -311,7 +312,7 @@ tcdoc.draw.draw_operations(["slice", "index", "expand"], "no_grad", columns=3)
 # sphinx_gallery_start_ignore
 _drawn = {name: measured.get(name, "no_grad").properties for name in ("slice", "index", "expand")}
 claim(
-    "the slice reads part of the storage of `x`, the indexed row has a storage of its own, and the "
+    "The slice reads part of the storage of `x`, the indexed row has a storage of its own, and the "
     "expanded tensor reads the same bytes twice",
     None not in _drawn.values()
     and _drawn["slice"].shares_storage

@@ -4,7 +4,7 @@
 ``.to("cuda")``, ``.cuda()`` and ``.cpu()`` read like moves, yet a tensor never changes
 device. Each call either returns the very tensor you gave it, when it already is where you
 asked, or makes a copy on the other device. Which of the two you get decides whether an
-in-place change shows up in the original, and the copy stays in the autograd graph.
+in-place change shows up in the original. The copy stays in the autograd graph.
 """
 
 # %%
@@ -45,8 +45,8 @@ claim(
 
 # %%
 # Every call, on each of the two. :func:`tcdoc.compare` measures whether the result is a new
-# object, whether it is on the source's device, whether it uses the source's memory, and
-# whether a backward pass from it reaches the source.
+# object, and whether it is on the source's device. It also measures whether the result uses the
+# source's memory, and whether a backward pass from it reaches the source.
 import tcdoc
 
 moves = {

@@ -1,7 +1,7 @@
 """Pinned memory and ``non_blocking=True``
 =======================================
 
-A copy between the CPU and the GPU crosses a bus that is much slower than either side, so
+A copy between the CPU and the GPU crosses a bus that is much slower than either side. So
 it can take longer than the work it feeds. Two switches help: page-locked ("pinned") host
 memory, which the GPU reads directly, and ``non_blocking=True``, which lets Python carry on
 while the copy runs. This example shows which transfers become asynchronous, the mistake that
@@ -83,7 +83,7 @@ for (memory, non_blocking), (returned, finished) in timings.items():
 
 # %%
 # A copy hands control back before it finishes where its first figure is well below its
-# second; between the two, Python is free to do other work. The rows where that happened:
+# second. Between the two, Python is free to do other work. The rows where that happened:
 print(
     [
         f"{memory}, non_blocking={nb}"
@@ -125,7 +125,7 @@ print({"blocking copy, then the work (ms)": blocking, "non_blocking copy during 
 # The mistake
 # -----------
 # The other direction is where the danger lies. A copy from the GPU into pinned memory with
-# ``non_blocking=True`` returns at once, before the bytes have arrived; reading the host copy
+# ``non_blocking=True`` returns at once, before the bytes have arrived. Reading the host copy
 # then races with the copy. To show this safely, we copy into a buffer of zeros of our own,
 # and queue some slow GPU work first so that the copy waits behind it.
 ones = torch.ones(32, 1024, 1024, device=device)

@@ -2,8 +2,8 @@
 =====================
 
 The tables on this site are measured while it is built. On a machine with CUDA, the same
-probe adds the operations that need a GPU (``x.cuda()`` and ``x.to("cuda")``) and a source
-tensor that starts on the GPU. This page runs them, so that you can compare the answers with
+probe adds the operations that need a GPU (``x.cuda()`` and ``x.to("cuda")``). It also adds
+a source tensor that starts on the GPU. This page runs them, so that you can compare the answers with
 the CPU ones in :doc:`/reference/matrix`.
 """
 

@@ -94,8 +94,8 @@ CLAIMS = [
     Claim(
         "numpy-left-behind-by-a-queue",
         _array_left_behind_by_a_queue,
-        quote="Its views follow; an array taken before with `numpy()` does not, and is left on memory torch "
-        "may have freed: take it after the move (a queue moves the tensor too, step 6)",
+        quote="Its views follow. An array taken before with `numpy()` does not, and is left on memory torch "
+        "may have freed. Take it after the move (a queue moves the tensor too, step 6)",
         needs=("numpy",),
     ),
     Claim(
@@ -111,7 +111,7 @@ CLAIMS = [
         _a_clone_sent_under_fork,
         quote="send a clone: under every start method the original stays private and unchanged. Sent "
         "through a queue, or as an argument under spawn or forkserver, the clone moves into shared memory "
-        "like any ordinary tensor (steps 5 and 6), and the parent sees the worker's write in it; under "
+        "like any ordinary tensor (steps 5 and 6). The parent sees the worker's write in it. Under "
         "fork, an argument is the child's own copy",
         scope="stated: a clone through a queue under fork (the rest: the example's own check)",
     ),
