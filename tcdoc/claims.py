@@ -576,7 +576,7 @@ class Scope:
     def cells(self, matrix: Matrix, operation: str) -> Iterator[tuple[str, Comparison]]:
         """Yield ``(scenario, what operation measured)`` on each scenario in scope, in its grad mode.
 
-        A cell that was not run (no CUDA device, a missing package) is left out; a cell where
+        A cell that was not run (no CUDA device, a missing package) is left out. A cell where
         the operation raised, or no cell run at all, makes the claim false.
 
         >>> import tcdoc

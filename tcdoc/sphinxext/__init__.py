@@ -34,8 +34,8 @@ Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_devic
 
 The extension changes nothing else about a site: its theme, stylesheets, scripts and gallery
 come out as Sphinx and their own extensions make them. What only tcdoc's own site does to its
-pages lives with that site, in ``docs/_ext``, and is not part of this package: copy buttons,
-accessibility fixes, minified stylesheets, the GPU examples' gating, the gallery's guards.
+pages lives with that site, in ``docs/_ext``, not in this package. That is its copy buttons,
+accessibility fixes, minified stylesheets, the GPU examples' gating and the gallery's guards.
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
 private module per job:

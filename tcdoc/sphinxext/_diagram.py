@@ -9,8 +9,8 @@ Usage in a MyST page::
     ```
 
 ``:operations:`` names one or more operations of :func:`tcdoc.operations` (one gives a single
-large picture); ``:scenario:`` names the source tensor (default ``leaf_requires_grad``, see
-:func:`tcdoc.scenarios`); ``:columns:`` sets the panels per row (default 2). Each operation is
+large picture). ``:scenario:`` names the source tensor (default ``leaf_requires_grad``, see
+:func:`tcdoc.scenarios`). ``:columns:`` sets the panels per row (default 2). Each operation is
 applied to a fresh source tensor on ``tcdoc_device``, and the picture is drawn from
 :func:`tcdoc.compare` by :func:`tcdoc.draw.draw_panels`. The PNG is written next to the
 doctrees (never into the source tree) and copied to ``_images`` by Sphinx; its alt text is
