@@ -534,8 +534,8 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(
     assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
     assert '<abbr title="n/a: x has no Python attributes">n/a</abbr>' in html
     assert "“n/a” means the question does not apply:</p>" in html  # a lead, then one reason an item:
-    assert "<li><p>Under “copies .grad”, x has no .grad.</p></li>" in html
-    assert "<li><p>Under “copies attributes”, x has no Python attributes.</p></li>" in html
+    assert "<li>Under “copies .grad”, x has no .grad.</li>" in html
+    assert "<li>Under “copies attributes”, x has no Python attributes.</li>" in html
     assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
     deepcopy = tcdoc.probe("deepcopy", "parameter").properties
     assert deepcopy is not None

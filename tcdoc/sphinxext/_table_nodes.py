@@ -329,10 +329,14 @@ def na_note(reasons: dict[str, set[str]], labels: Mapping[str, str] = LABELS) ->
 
 
 def note_list(lead: str, items: Sequence[str], classes: list[str]) -> list[nodes.Node]:
-    """A note as a lead paragraph and a list of one sentence an item, both of ``classes``."""
-    listed = nodes.bullet_list(classes=[*classes, "tcdoc-note-items"])
+    """A note as a lead paragraph of ``classes`` and, right after it, a list of one sentence an item.
+
+    The list carries no class and its items no ``<p>`` (:class:`bare_paragraph`): a family page
+    has hundreds of them, and every byte counts against its weight.
+    """
+    listed = nodes.bullet_list()
     for item in items:
-        listed += nodes.list_item("", nodes.paragraph(item, item))
+        listed += nodes.list_item("", bare_paragraph(item, item))
     return [nodes.paragraph(lead, lead, classes=list(classes)), listed]
 
 

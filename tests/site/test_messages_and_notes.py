@@ -154,9 +154,11 @@ class _Tables(HTMLParser):
         self._row: list[tuple[str, list[str]]] = []
         self._note: list[str] | None = None
         self._items: list[str] | None = None  # the items of a note's list, after its lead
+        self._after_note = False  # a note's lead has just ended: a list that starts now is its
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = (dict(attrs).get("class") or "").split()
+        after_note, self._after_note = self._after_note, False
         if tag == "table" and "tcdoc-table" in classes:
             self._in_table = True
             kind = (
@@ -178,12 +180,13 @@ class _Tables(HTMLParser):
             self._reasons.append(str(dict(attrs).get("title", "")))
         elif tag == "p" and "tcdoc-na-note" in classes and self.tables and not self._in_table:
             self._note = []
-        elif tag == "ul" and "tcdoc-na-note" in classes and self.tables and not self._in_table:
+        elif tag == "ul" and after_note:
             self._items = []
         elif tag == "li" and self._items is not None:
             self._note = []
 
     def handle_endtag(self, tag: str) -> None:
+        self._after_note = False
         if tag == "table" and self._in_table:
             self._in_table = False
         elif self._in_table and tag == "thead":
@@ -200,6 +203,7 @@ class _Tables(HTMLParser):
         elif tag == "p" and self._note is not None and self._items is None:
             self.tables[-1]["notes"].append((" ".join("".join(self._note).split()), []))
             self._note = None
+            self._after_note = True
         elif tag == "li" and self._note is not None and self._items is not None:
             self._items.append(" ".join("".join(self._note).split()))
             self._note = None
