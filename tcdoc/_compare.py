@@ -43,11 +43,10 @@ class Footprint:
     """Where a tensor's memory lay at one moment: each part's device, storage address and layout.
 
     An operation may move ``x`` itself: ``x.share_memory_()`` copies ``x`` into newly allocated
-    shared memory and frees the old (tensors that share ``x``'s storage move with it; a NumPy
-    array taken before the call is left pointing at the freed memory). :func:`compare` measures
-    memory against ``x`` *as it was* when it is given the footprint taken before the call
-    (``before=footprint(x)``), and says
-    whether ``x`` moved. A footprint holds addresses only, never the memory.
+    shared memory and frees the old. Tensors that share ``x``'s storage move with it; a NumPy
+    array taken before the call is left pointing at the freed memory. Given the footprint taken
+    before the call (``before=footprint(x)``), :func:`compare` measures memory against ``x`` *as
+    it was*, and says whether ``x`` moved. A footprint holds addresses only, never the memory.
 
     >>> import torch, tcdoc
     >>> x = torch.ones(2, 3)
@@ -123,11 +122,14 @@ class Comparison:
     """What ``result`` (``y``) shares with ``source`` (``x``), measured on the real objects.
 
     Every field is computed by :func:`compare`; none is looked up in a table. A field typed
-    ``... | None`` is ``None`` where its question does not apply: every field but
-    ``new_object``, ``shares_storage``, ``result_type`` and ``result_is_tensor`` where ``y`` is
-    not a tensor, ``is_view``, ``copies_grad`` and ``copies_attributes`` where ``y`` *is* ``x``,
-    and the fields below that say so where ``x`` lacks what they ask about
-    (``tcdoc._names.reason`` names the reason for each).
+    ``... | None`` is ``None`` where its question does not apply:
+
+    - every field but ``new_object``, ``shares_storage``, ``result_type`` and
+      ``result_is_tensor``, where ``y`` is not a tensor;
+    - ``is_view``, ``copies_grad`` and ``copies_attributes``, where ``y`` *is* ``x``;
+    - the fields below that say so, where ``x`` lacks what they ask about.
+
+    ``tcdoc._names.reason`` names the reason for each.
 
     Attributes
     ----------
@@ -139,16 +141,17 @@ class Comparison:
         ``source`` used before the operation, so that an ``x`` that moved shares nothing.
     is_view
         ``result`` is a view of ``source`` as torch tracks views: ``result._base is source``,
-        or both are views of one base (torch records a view of a view against the first
-        base: ``result._base is source._base``). Memory that is shared without that record is
+        or both are views of one base. Torch records a view of a view against the first
+        base: ``result._base is source._base``. Memory that is shared without that record is
         no view in this sense: ``x.detach()``, ``x.data`` and ``torch.from_numpy(x.numpy())``
         share ``x``'s memory and are not views. ``None`` where ``y`` is ``x``, or where either
         is an inference tensor, of which torch records no views.
     shares_version_counter
-        An in-place change of one is counted by the other's autograd checks; ``None`` where
+        An in-place change of one is counted by the other's autograd checks. ``None`` where
         either has no version counter: an inference tensor made under inference mode, or a
-        view of one, has none (``x.detach()`` and ``x.data`` of one, made outside inference
-        mode, have one of their own, which autograd never checks: it saves no inference tensor).
+        view of one, has none. ``x.detach()`` and ``x.data`` of one, made outside inference
+        mode, have one of their own. Autograd never checks it, since it saves no inference
+        tensor.
     requires_grad
         ``result.requires_grad``.
     is_leaf
@@ -175,10 +178,11 @@ class Comparison:
     same_device
         ``result.device == source.device``.
     new_bytes
-        Bytes of every storage the copy allocated: those behind ``result`` that are not
-        ``source``'s (as it was, given ``before``), and those behind ``result.grad`` that are
-        neither ``source``'s nor ``source.grad``'s. ``copy.deepcopy`` of a leaf with a ``.grad``
-        counts the copied ``.grad`` too. Where ``y`` is ``x`` it is ``0``, unless ``x`` moved.
+        Bytes of every storage the copy allocated. They are those behind ``result`` that are
+        not ``source``'s (as it was, given ``before``). They also count those behind
+        ``result.grad`` that are neither ``source``'s nor ``source.grad``'s. ``copy.deepcopy``
+        of a leaf with a ``.grad`` counts the copied ``.grad`` too. Where ``y`` is ``x`` it is
+        ``0``, unless ``x`` moved.
     new_grad_bytes
         The part of ``new_bytes`` that is ``result.grad``'s: ``0`` where ``result`` has no
         ``.grad`` of its own (``x.clone()``); ``None`` where ``source`` has no ``.grad``.
@@ -191,8 +195,8 @@ class Comparison:
     same_dtype
         ``result.dtype == source.dtype``.
     overlaps_itself
-        Two elements of ``result`` are the same bytes (a stride of 0, as ``expand`` makes):
-        torch refuses some in-place writes into it (``add_``, ``copy_``) and lets others
+        Two elements of ``result`` are the same bytes (a stride of 0, as ``expand`` makes).
+        Torch refuses some in-place writes into it (``add_``, ``copy_``) and lets others
         through (``fill_``; see the write fields).
     keeps_hooks
         ``result`` carries every hook registered on ``source`` with ``register_hook``;
@@ -203,14 +207,14 @@ class Comparison:
     keeps_inference
         ``result`` is an inference tensor, as ``source`` is; ``None`` where ``source`` is not.
     writes_add, writes_mul, writes_copy, writes_fill, writes_zero, writes_index
-        What an in-place write into ``result`` does (``y.add_(1)``, ``y.mul_(2)``,
-        ``y.copy_(y.detach() * 2)``, ``y.fill_(7)``, ``y.zero_()``, and ``y[(0,) * y.dim()] = 100``,
-        its first element): ``"refused"`` (torch raised, having changed nothing), ``"y only"``
-        (it succeeded and left ``source`` as it was) or ``"y and x"`` (it also changed
-        ``source``); ``"y only, raised"`` and ``"y and x, raised"`` where torch raised after the
-        write had changed them (an inference tensor's, outside inference mode). Measured on fresh
-        pairs from ``remake``, in ordinary grad mode (see ``tcdoc._writes``); ``None`` where
-        :func:`compare` was not given ``remake``.
+        What an in-place write into ``result`` does. The writes are ``y.add_(1)``, ``y.mul_(2)``,
+        ``y.copy_(y.detach() * 2)``, ``y.fill_(7)``, ``y.zero_()``, and ``y[(0,) * y.dim()] = 100``
+        (its first element). ``"refused"``: torch raised, having changed nothing. ``"y only"``: it
+        succeeded and left ``source`` as it was. ``"y and x"``: it also changed ``source``.
+        ``"y only, raised"`` and ``"y and x, raised"``: torch raised after the write had changed
+        them (an inference tensor's, outside inference mode). Measured on fresh pairs from
+        ``remake``, in ordinary grad mode (see ``tcdoc._writes``); ``None`` where :func:`compare`
+        was not given ``remake``.
 
     """
 
@@ -655,8 +659,8 @@ def answers(report: Comparison, translate: Callable[[str], str] | None = None) -
     The words are derived from the fields; nothing here is known in advance about any
     method. ``translate``, if given, receives each English template before it is filled
     (the Sphinx extension passes its message catalogue's lookup). Where ``x`` does not require
-    grad it has no history, and "Autograd history" says "n/a", not "cut"; where ``x`` moved
-    (``source_moved``), "New memory?" says so; where the copy allocated a ``.grad`` too, it says
+    grad it has no history, and "Autograd history" says "n/a", not "cut". Where ``x`` moved
+    (``source_moved``), "New memory?" says so. Where the copy allocated a ``.grad`` too, it says
     how many of the new bytes are the ``.grad``'s.
 
     >>> import torch, tcdoc

@@ -48,11 +48,17 @@ _BACKENDS = re.compile(r"(is only available for these backends: )\[[^\]]*\]")
 class CellChange:
     """One cell that differs between two matrices.
 
-    ``field`` is a :class:`Comparison` field, ``"warnings"``, ``"error"`` (both raised, with
-    different messages), ``"not_run"`` (both not run, for different reasons), ``"outcome"`` (the
-    cell started or stopped raising, or being run: one change, with ``old`` and ``new`` in
-    words) or ``"row"`` (the cell is in one matrix only). ``grad_mode`` is the grad mode both
-    cells were run under (one of :data:`tcdoc.GRAD_MODES`); a module-level row has ``None``.
+    ``field`` is one of these:
+
+    - a :class:`Comparison` field, or ``"warnings"``;
+    - ``"error"``: both raised, with different messages;
+    - ``"not_run"``: both not run, for different reasons;
+    - ``"outcome"``: the cell started or stopped raising, or being run. This is one change, with
+      ``old`` and ``new`` in words;
+    - ``"row"``: the cell is in one matrix only.
+
+    ``grad_mode`` is the grad mode both cells were run under (one of :data:`tcdoc.GRAD_MODES`);
+    a module-level row has ``None``.
     """
 
     operation: str

@@ -377,9 +377,9 @@ def module_answers(
     """Answer the questions in words, from a measured :class:`ModuleComparison`.
 
     ``source`` names what the call was given: ``"model"`` or ``"optimizer"``. The keys are
-    those of ``tcdoc.MODULE_QUESTIONS``, which maps each to the question itself: the same
-    object, its own tensors, its own memory, gradients and state, and whether the call changed
-    ``x``. ``translate``, if given, receives each English template before it is filled (the
+    those of ``tcdoc.MODULE_QUESTIONS``, which maps each to the question itself. They ask about
+    the same object, its own tensors, its own memory, gradients and state, and whether the call
+    changed ``x``. ``translate``, if given, receives each English template before it is filled (the
     Sphinx extension passes its message catalogue's lookup).
 
     >>> import tcdoc

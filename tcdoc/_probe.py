@@ -58,10 +58,10 @@ def probe(
 ) -> ProbeResult:
     """Build a fresh source tensor for ``scenario``, apply ``operation`` under ``grad_mode``, and report.
 
-    The source is built as its scenario says, outside any grad mode (grad enabled, not in
-    inference mode, whatever the caller's mode is); only the operation runs under
-    ``grad_mode``, and the comparison is made outside it again. The operation's own exceptions
-    and warnings are results, not failures: they are recorded with their type and message,
+    The source is built as its scenario says, outside any grad mode: grad enabled, not in
+    inference mode, whatever the caller's mode is. Only the operation runs under ``grad_mode``,
+    and the comparison is made outside it again. The operation's own exceptions and warnings
+    are results, not failures: they are recorded with their type and message. They are recorded
     with ``torch.set_warn_always(True)``, so that a warning torch gives once per process shows
     in every cell that causes it. An operation whose optional package (its ``needs``) cannot
     be imported is not run, and the result says so.

@@ -91,17 +91,17 @@ class StartMethods:
     Attributes
     ----------
     default
-        The start method Python uses on this platform when none is chosen: the first of
-        :func:`multiprocessing.get_all_start_methods` (``"fork"`` on Linux before Python
-        3.14, ``"forkserver"`` from 3.14, ``"spawn"`` on macOS and Windows).
+        The start method Python uses on this platform when none is chosen. It is the first of
+        :func:`multiprocessing.get_all_start_methods`: ``"fork"`` on Linux before Python
+        3.14, ``"forkserver"`` from 3.14, ``"spawn"`` on macOS and Windows.
     chosen
         The start method this process chose with :func:`multiprocessing.set_start_method`,
         or ``None`` where it chose none, so that ``default`` applies
         (``multiprocessing.get_start_method(allow_none=True)``, read when measured).
     writes
-        One :class:`ProcessWrite` per start method, tensor and way of passing it: by start
-        method in the order of :func:`multiprocessing.get_all_start_methods`, then the
-        ordinary tensor before the shared one, then the argument before the queue.
+        One :class:`ProcessWrite` per start method, tensor and way of passing it. They come by
+        start method in the order of :func:`multiprocessing.get_all_start_methods`. Then the
+        ordinary tensor comes before the shared one, and the argument before the queue.
     seconds
         How long each start method's worker took, from its start to its end, by start method.
 
@@ -205,15 +205,15 @@ def start_methods(*, timeout: float = TIMEOUT, fresh: bool = False) -> StartMeth
     """Measure whether a worker's in-place write reaches the parent, under each start method.
 
     For each start method of :func:`multiprocessing.get_all_start_methods`, one worker gets
-    four tensors of zeros: an ordinary one and one in shared memory as arguments of its
-    :class:`~multiprocessing.Process`, and another two of each kind through a
+    four tensors of zeros. An ordinary one and one in shared memory are arguments of its
+    :class:`~multiprocessing.Process`; another two of each kind come through a
     :mod:`torch.multiprocessing` queue. It adds one to each, in place, and exits; then the
     parent reads its own tensors. The workers are started by a fresh Python process (see the
-    module's notes), so nothing of the caller's script runs again and the caller's own start
+    module's notes). So nothing of the caller's script runs again, and the caller's own start
     method is left as it was.
 
     Spawning a Python that imports torch takes a second or two, so the writes are measured
-    once per process and kept: what a start method does to a tensor cannot change while a
+    once per process and kept. What a start method does to a tensor cannot change while a
     process runs. ``fresh=True`` measures again. ``default`` and ``chosen`` are read on every call.
 
     Parameters

@@ -121,10 +121,10 @@ class ProbeResult:
     ``grad_mode`` is one of :data:`tcdoc.GRAD_MODES`: ``"enabled"`` (as code runs by default),
     ``"no_grad"`` (inside ``torch.no_grad()``) or ``"inference_mode"`` (inside
     ``torch.inference_mode()``); the source is built outside any of them. ``outcome`` is the
-    measured :class:`Comparison`, the :class:`ErrorInfo` of the exception the operation raised,
-    or :class:`NotRun` where the environment lacked what the operation needs (a package, a CUDA
-    device): one field, so a result is always exactly one of them. ``properties``, ``error`` and
-    ``not_run`` read it as one or the other.
+    measured :class:`Comparison`, or the :class:`ErrorInfo` of the exception the operation
+    raised. It is :class:`NotRun` where the environment lacked what the operation needs (a
+    package, a CUDA device). It is one field, so a result is always exactly one of them.
+    ``properties``, ``error`` and ``not_run`` read it as one or the other.
 
     >>> import tcdoc
     >>> result = tcdoc.probe("deepcopy", "non_leaf")

@@ -1,43 +1,45 @@
 """Claims: sentences that state what torch does, each bound to a check that fails when it is false.
 
 A site built with ``tcdoc.sphinxext`` may state what torch does only where a measurement renders
-it (``tcdoc-fact``, ``tcdoc-properties``, ``tcdoc-run``, ...) or where a check would fail if the
-sentence, as worded, were false. The sentence stays in its page, where a writer edits it and a
-translator meets it, as a MyST span with an id and the class ``claim``::
+it (``tcdoc-fact``, ``tcdoc-properties``, ``tcdoc-run``, ...). Elsewhere, a check must fail if
+the sentence, as worded, were false. The sentence stays in its page, where a writer edits it and
+a translator meets it, as a MyST span with an id and the class ``claim``::
 
     [`x.detach()` copies nothing]{#copies-nothing .claim}
 
-The check stays beside the site, in the page's checks module (the ``tcdoc_checks`` setting
-names their package, :func:`module_name` the module), as a :class:`Claim` of the same id that
-holds the words it was written against::
+The check stays beside the site, in the page's checks module, as a :class:`Claim` of the same
+id. The ``tcdoc_checks`` setting names their package, and :func:`module_name` the module. The
+claim holds the words it was written against::
 
     CLAIMS = [Claim("copies-nothing", _copies_nothing, words="`x.detach()` copies nothing")]
 
-When the words on the page change (spacing aside, see :func:`same_words`), the build fails and
+When the words on the page change (spacing aside, see :func:`same_words`), the build fails. It
 shows the old words beside the new, until someone has read the check again and copied the new
-words into it, so "never" turned into "always" cannot slip through a check that never reads
+words into it. So "never" turned into "always" cannot slip through a check that never reads
 its sentence. A check returns when its sentence is true and raises :class:`ClaimFalse`, through
-:func:`expect`, when it is not; a check that cannot run at all (a ``KeyError``, a name that
+:func:`expect`, when it is not. A check that cannot run at all (a ``KeyError``, a name that
 does not exist) makes the claim false too. Only a missing optional package (``needs``) or a
 missing CUDA device (``needs_cuda``) leaves a claim not checked, and its :class:`Verdict` says
 which.
 
-An example script must read without tcdoc, so its sentences carry no markup: a hidden block of
-the example calls :func:`claim` with the sentence's words and the condition that makes them
-true, on the very objects the example built, and the build checks that the example says those
+An example script must read without tcdoc, so its sentences carry no markup. Instead, a hidden
+block of the example calls :func:`claim` with the sentence's words and the condition that makes
+them true, on the very objects the example built. The build checks that the example says those
 words (:func:`example_claims`, :func:`quoted`). A claim that cannot run inside its example stays
 in the example's checks module, with its words as ``quote``.
 
-Scope. A section can state, once, the conditions its sentences share (the kind of ``x``, the
-grad mode, the device) with the ``tcdoc-scope`` directive; each claim of the section inherits
-that :class:`Scope`, and a check that takes ``(matrix, scope)`` runs the stated case
-(:meth:`Scope.cells`). Quantifiers: a sentence that says "only", "never", "always" or "every"
-is covered by its section's scope, or is an :class:`Only` or :class:`Every` claim, whose words
-are a template that the build fills in (``{ops}``, ``{among}``, ``{scenarios}``) from the very
-data the check reads, or says what its check covers with ``covers``: :data:`REGISTRY` (checked
-over every operation and scenario) or :data:`IN_WORDS` (the sentence names its own condition).
-A claim whose words quantify over every kind of tensor while its section is scoped to some is
-caught (:func:`wider_than_scope`).
+Scope. A section can state, once, the conditions its sentences share: the kind of ``x``, the
+grad mode, the device. It does so with the ``tcdoc-scope`` directive. Each claim of the section
+inherits that :class:`Scope`, and a check that takes ``(matrix, scope)`` runs the stated case
+(:meth:`Scope.cells`).
+
+Quantifiers. A sentence that says "only", "never", "always" or "every" needs one of three
+things. It may be covered by its section's scope. It may be an :class:`Only` or :class:`Every`
+claim, whose words are a template (``{ops}``, ``{among}``, ``{scenarios}``) that the build
+fills in from the very data the check reads. Or it may say what its check covers with
+``covers``: :data:`REGISTRY` (checked over every operation and scenario) or :data:`IN_WORDS`
+(the sentence names its own condition). A claim whose words quantify over every kind of tensor
+while its section is scoped to some is caught (:func:`wider_than_scope`).
 """
 
 from __future__ import annotations
@@ -303,7 +305,7 @@ class Only:
     """Claim that of ``among``, on ``scenarios``, exactly ``ops`` pass ``test``: "only {ops} ...".
 
     ``among`` and ``scenarios`` default to the whole registry (``scenarios=EVERYDAY``: the
-    everyday group); the page's words must say ``only {ops}``, ``{among}`` and ``{scenarios}``,
+    everyday group). The page's words must say ``only {ops}``, ``{among}`` and ``{scenarios}``,
     so that the sentence always states what was checked. An operation that raised or was not
     run on a scenario does not pass ``test`` there. The default grad mode's rows are read.
 
@@ -447,8 +449,8 @@ def verify(claim: AnyClaim, matrix: Matrix, scope: Scope | None = None) -> Verdi
     >>> verify(holds, tcdoc.matrix(operations=["clone"], scenarios=["no_grad"])).held
     True
 
-    A check that cannot run (it reads a row the matrix lacks, say) makes the claim false:
-    only a missing optional package or CUDA device leaves it not checked.
+    A check that cannot run (it reads a row the matrix lacks, say) makes the claim false.
+    Only a missing optional package or CUDA device leaves it not checked.
     """
     missing = [name for name in claim.needs if not _importable(name)]
     if claim.needs_cuda:
@@ -574,7 +576,7 @@ class Scope:
     def cells(self, matrix: Matrix, operation: str) -> Iterator[tuple[str, Comparison]]:
         """Yield ``(scenario, what operation measured)`` on each scenario in scope, in its grad mode.
 
-        A cell that was not run (no CUDA device, a missing package) is left out; a cell where
+        A cell that was not run (no CUDA device, a missing package) is left out. A cell where
         the operation raised, or no cell run at all, makes the claim false.
 
         >>> import tcdoc
@@ -733,10 +735,10 @@ _EVERY_GRAD_MODE = re.compile(
 def wider_than_scope(claim: AnyClaim, words: str, scope: Scope) -> str | None:
     """Say how a claim's words cover more than its section's scope; None where they do not.
 
-    A sentence in a section scoped to some kinds of ``x`` that speaks of every tensor (or, in
-    a section scoped to a grad mode, of every grad mode) is checked only on the section's
-    case, unless its check covers the registry (``covers=REGISTRY``, or an :class:`Only` or
-    :class:`Every` claim, whose words name what they cover).
+    A section may be scoped to some kinds of ``x``, or to a grad mode. A sentence in it that
+    speaks of every tensor, or of every grad mode, is checked only on the section's case. The
+    exception is a check that covers the registry: ``covers=REGISTRY``, or an :class:`Only` or
+    :class:`Every` claim, whose words name what they cover.
 
     >>> narrow = Claim("a", lambda matrix: None, words="-")
     >>> wider_than_scope(narrow, "Every tensor shares it", Scope(("non_leaf",)))
@@ -958,9 +960,9 @@ def claim(words: str, holds: object, seen: str = "") -> None:
         claim("`y` and `x` share their memory", y.data_ptr() == x.data_ptr(), "y has memory of its own")
         # sphinx_gallery_end_ignore
 
-    sphinx-gallery runs the block and leaves it out of the page and the notebook; a downloaded
+    sphinx-gallery runs the block and leaves it out of the page and the notebook. A downloaded
     script keeps it, so the sentence is checked on the reader's torch too. ``words`` must be
-    said word for word in the example's text (the build checks it, :func:`example_claims`);
+    said word for word in the example's text (the build checks it, :func:`example_claims`).
     ``holds`` is what makes them true; ``seen`` says what was found instead.
 
     >>> claim("one plus one is two", 1 + 1 == 2)

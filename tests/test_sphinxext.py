@@ -533,8 +533,9 @@ def test_nothing_to_copy_shows_n_a_with_its_reason_never_no(
     html = built_html(tmp_path / "site")
     assert '<abbr title="n/a: x has no .grad">n/a</abbr>' in html
     assert '<abbr title="n/a: x has no Python attributes">n/a</abbr>' in html
-    note = "does not apply: under “copies .grad”, x has no .grad; under “copies attributes”, x has no Python"
-    assert note in html
+    assert "“n/a” means the question does not apply:</p>" in html  # a lead, then one reason an item:
+    assert "<li>Under “copies .grad”, x has no .grad.</li>" in html
+    assert "<li>Under “copies attributes”, x has no Python attributes.</li>" in html
     assert '<span class="pre">n/a:</span> <span class="pre">x</span>' in html  # the fact role, in words
     deepcopy = tcdoc.probe("deepcopy", "parameter").properties
     assert deepcopy is not None
@@ -578,8 +579,8 @@ def test_the_legend_gives_every_reason_that_occurs_in_its_table(
                 if why is not None:
                     assert f"“{LABELS[field]}”" in legend, field
                     assert why in legend, why
-    assert "under “is a view of x”, “copies .grad”, “copies attributes”, y is x" in html
-    assert "under “copies .grad”, x has no .grad" in html
+    assert "Under “is a view of x”, “copies .grad”, “copies attributes”, y is x." in html
+    assert "Under “copies .grad”, x has no .grad." in html
     assert "x and y differ in shape, so their strides cannot be compared" in html
     assert "x does not require grad, so no gradient can reach it" in html
     # An in-place write's outcome is words in the cell, and what they mean is said once under the table.
@@ -657,7 +658,7 @@ def reference_html(make_app: Callable[..., SphinxTestApp], tmp_path: Path) -> st
 def test_a_result_that_is_not_a_tensor_shows_n_a_and_why(reference_html: str) -> None:
     html = reference_html
     assert '<abbr title="n/a: y is not a tensor">n/a</abbr>' in html
-    assert "under “requires_grad”, “same dtype”, y is not a tensor" in html
+    assert "Under “requires_grad”, “same dtype”, y is not a tensor." in html
     assert '<span class="pre">n/a:</span> <span class="pre">y</span>' in html
 
 

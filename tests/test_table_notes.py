@@ -138,7 +138,7 @@ def test_a_message_on_the_page_is_the_message_in_the_json_byte_for_byte(
 
 # -- The notes under a table --------------------------------------------------------------------------
 
-NOT_APPLICABLE = "“n/a” means the question does not apply: "
+NOT_APPLICABLE = "“n/a” means the question does not apply:"
 NOT_RUN = "“not run” means that this build did not run the operation on that x ("
 
 
@@ -179,18 +179,21 @@ def notes_say(table: nodes.table) -> tuple[set[tuple[str, str]], set[str]]:
     siblings = table.parent.children
     not_applicable: set[tuple[str, str]] = set()
     not_run: set[str] = set()
+    lead = ""  # the lead of the note whose list of reasons follows it
     for node in siblings[siblings.index(table) + 1 :]:
         if isinstance(node, nodes.table) or node.next_node(nodes.table) is not None:
             break
-        if not isinstance(node, nodes.paragraph):
-            continue
-        text = plain(node.astext())
-        if text.startswith(NOT_APPLICABLE):
-            for part in text.removeprefix(NOT_APPLICABLE).removesuffix(".").split("; "):
-                found = re.fullmatch(r"under ((?:“[^”]+”(?:, )?)+), (.+)", part)
-                assert found is not None, part
+        if isinstance(node, nodes.bullet_list) and lead == NOT_APPLICABLE:
+            # One reason an item: "Under “label”, “label”, reason."
+            for item in node.children:
+                found = re.fullmatch(r"Under ((?:“[^”]+”(?:, )?)+), (.+)\.", plain(item.astext()))
+                assert found is not None, item.astext()
                 not_applicable |= {(label, found[2]) for label in re.findall(r"“([^”]+)”", found[1])}
-        elif text.startswith(NOT_RUN):
+        if not isinstance(node, nodes.paragraph):
+            lead = ""
+            continue
+        text = lead = plain(node.astext())
+        if text.startswith(NOT_RUN):
             not_run |= set(text.removeprefix(NOT_RUN).removesuffix(").").split("; "))
     return not_applicable, not_run
 

@@ -1,15 +1,19 @@
 """What each copy costs: time and memory against tensor size, next to the machine's copy limit.
 
 Every number comes from a run. Each time is the median of several timed blocks, with their
-interquartile range, from :class:`torch.utils.benchmark.Measurement`; the methods and sizes are
+interquartile range, from :class:`torch.utils.benchmark.Measurement`. The methods and sizes are
 timed in interleaved rounds, shuffled with a fixed seed. Bytes come from the storage of the copy
-(CPU) or the CUDA caching allocator, page faults from :func:`resource.getrusage`, and the limit
-from ``out.copy_(x)`` into memory that is already allocated, timed in the same rounds.
-Each job has a module of its own: the methods and sizes (``_methods``), measuring
-(``_measure``), the results and their JSON (``_results``), how two times compare (``_stats``),
-writing sizes, times and tables (``_format``), the sentences that the results support
-(``_findings``) and the figures (``_plot``, the only part that needs matplotlib, loaded when
-:func:`plot_time` or :func:`plot_bandwidth` is first asked for).
+(CPU) or the CUDA caching allocator, and page faults from :func:`resource.getrusage`. The limit
+comes from ``out.copy_(x)`` into memory that is already allocated, timed in the same rounds.
+
+Each job has a module of its own:
+
+- ``_methods``: the methods and sizes; ``_measure``: measuring;
+- ``_results``: the results and their JSON; ``_stats``: how two times compare;
+- ``_format``: writing sizes, times and tables;
+- ``_findings``: the sentences that the results support;
+- ``_plot``: the figures. It is the only part that needs matplotlib, loaded when
+  :func:`plot_time` or :func:`plot_bandwidth` is first asked for.
 
 Run the fuller sweep from a shell, writing JSON::
 

@@ -91,9 +91,9 @@ def _html_list(sentences: tuple[str, ...], language: str, hidden: bool) -> str:
 def findings(sweep: Sweep, topic: str | None = None) -> Findings:
     """Return what ``sweep`` shows, in sentences that state a difference only beyond the noise.
 
-    A method is said to cost more than another only where the spreads of their times (the
-    quartiles ``[q1, q3]`` of the blocks) do not overlap, and "the same, within noise" where they
-    do; a factor ("twice", "ten times") compares the medians. The
+    A method is said to cost more than another only where the spreads of their times do not
+    overlap: the quartiles ``[q1, q3]`` of the blocks. Where they do, the two cost "the same,
+    within noise". A factor ("twice", "ten times") compares the medians. The
     sentences hold no measured number, so two runs that agree beyond the noise give the same
     sentences. A sentence that needs a method the sweep did not measure is left out. How many
     sentences a topic writes depends on the sizes and methods measured, never on the times: one,

@@ -70,9 +70,9 @@ def run(
 ) -> Sweep:
     """Time every method on float32 tensors of each size, and the copy limit, in one run.
 
-    Every method at every size is timed in ``blocks`` blocks of calls, in as many rounds: each
+    Every method at every size is timed in ``blocks`` blocks of calls, in as many rounds. Each
     round times one block of every method at every size, in a shuffled order. The copy limit,
-    ``out.copy_(x)`` at the largest size, is one more task of the same rounds, so it is measured
+    ``out.copy_(x)`` at the largest size, is one more task of the same rounds. So it is measured
     before, between and after the methods, under the same conditions.
 
     Parameters

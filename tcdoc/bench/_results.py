@@ -186,9 +186,9 @@ class Cost:
         Bytes of new memory that the result holds: storage that neither ``x`` nor ``out``
         shares (CPU), or the growth of ``torch.cuda.memory_allocated`` (CUDA).
     bytes_moved
-        Bytes read plus bytes written: twice ``nbytes`` for a method that writes a copy of
-        ``x`` (see :func:`copies_data`), since it reads every byte that it writes; zero for one
-        that writes nothing.
+        Bytes read plus bytes written. It is twice ``nbytes`` for a method that writes a copy of
+        ``x`` (see :func:`copies_data`), since it reads every byte that it writes. It is zero for
+        one that writes nothing.
     page_faults
         Minor page faults of the process per call, over the timed calls: how often the
         operating system had to hand over a new page of memory. ``None`` where they were not
@@ -313,8 +313,9 @@ class Sweep:
         """Return this run's three headline figures in one line.
 
         They are the copy limit, ``clone()``'s share of it at the largest size, and what
-        ``deepcopy`` adds to ``clone()`` at the smallest size (only where the two times' spreads
-        do not overlap; otherwise the line says that they cost the same, within noise).
+        ``deepcopy`` adds to ``clone()`` at the smallest size. The last is given only where the
+        two times' spreads do not overlap; otherwise the line says that they cost the same,
+        within noise.
         """
         smallest, largest = self.sizes[0], self.sizes[-1]
         clone, deepcopy = self.get("clone", smallest), self.get("deepcopy", smallest)

@@ -1,13 +1,13 @@
 """Pictures of what a copy did: two tensors, their storage, version counters and autograd edge.
 
-Every picture is drawn from a :class:`Diagram`, a model built by :func:`diagram` from
+Every picture is drawn from a :class:`Diagram`, a model built by :func:`diagram`. It comes from
 :func:`tcdoc.compare` and the tensors' own shape, strides, storage offset and byte counts;
 nothing in it is a template for a particular method. The model (``tcdoc.draw._model``) needs only
-torch, so it can be tested without matplotlib; :func:`draw`, :func:`draw_operations` and
+torch, so it can be tested without matplotlib. :func:`draw`, :func:`draw_operations` and
 :func:`draw_panels` (``tcdoc.draw._render``) render it with matplotlib (``pip install tcdoc[plot]``),
 which is imported when one of them is first asked for. Each takes a ``language``, ``"en"`` or
-``"zh_CN"`` (labels and alt text in Chinese, drawn with a CJK font such as Debian's
-``fonts-noto-cjk``), and :func:`redraw` draws a figure they made again in another language.
+``"zh_CN"``. Chinese labels and alt text are drawn with a CJK font such as Debian's
+``fonts-noto-cjk``. :func:`redraw` draws a figure they made again in another language.
 
 >>> import torch
 >>> from tcdoc.draw import diagram

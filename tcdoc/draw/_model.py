@@ -175,8 +175,8 @@ class Diagram:
         ``x`` and ``y`` count in-place changes on one version counter; ``None`` where either
         is an inference tensor, which has none.
     edge
-        ``"kept"`` when gradients flow from ``y`` back to ``x``; ``"cut"`` when ``x`` requires
-        grad and they do not; ``"none"`` when ``x`` has no autograd history to keep;
+        ``"kept"`` when gradients flow from ``y`` back to ``x``. ``"cut"`` when ``x`` requires
+        grad and they do not. ``"none"`` when ``x`` has no autograd history to keep.
         ``"same object"`` when ``y is x``.
     new_bytes
         Bytes of storage that ``y`` holds and ``x`` does not: ``y``'s data, the storage drawn

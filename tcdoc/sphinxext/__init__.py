@@ -8,8 +8,8 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-grad-modes``: the answers of one ``:family:`` that change under ``torch.no_grad()`` or
   ``torch.inference_mode()``, one compact table;
 - ``tcdoc-changes``: what changed between torch releases, from the snapshots in
-  ``tcdoc_snapshots`` and this build's matrix (the ``tcdoc-matrix`` tables then mark each cell
-  that differs between releases, with a link to it);
+  ``tcdoc_snapshots`` and this build's matrix. The ``tcdoc-matrix`` tables then mark each cell
+  that differs between releases, with a link to it;
 - ``tcdoc-scenarios``: the registered scenarios;
 - ``tcdoc-properties``: chosen properties (``:fields:``) of some operations on some scenarios,
   one compact table;
@@ -18,34 +18,38 @@ Add ``"tcdoc.sphinxext"`` to ``extensions`` in ``conf.py``. It provides
 - ``tcdoc-command``: the output of a ``tcdoc`` command line, run in the build;
 - ``tcdoc-diagram``: pictures of what operations did, drawn at build time;
 - ``tcdoc-run``: a short code snippet, run in the build, shown with what it printed, its warnings
-  and the value of its last line (``:raises: Name`` for a snippet that ends in an expected error,
-  ``:continue:`` to run in the namespace of the page's previous snippet);
+  and the value of its last line. ``:raises: Name`` is for a snippet that ends in an expected error,
+  ``:continue:`` runs it in the namespace of the page's previous snippet;
 - ``{tcdoc-fact}`op/scenario/field``: one measured value inline, for example
   ``clone/no_grad/shares_storage`` or ``deepcopy/non_leaf/error``;
 - ``{tcdoc-env}`torch``: the torch version (or ``device``, ``device_name``, ``python``) of the build;
 - ``tcdoc-scope``: the kind of ``x``, the grad mode or the device a section's sentences share,
   stated once in one short line; the section's claims inherit it;
-- claims: a sentence about torch in a page's own words, ``[words]{#id .claim}``, checked in the
-  build against its check in the site's checks package (``tcdoc_checks``), which holds the same
-  words (see :mod:`tcdoc.claims` and ``_claims``); an example's ``claim()`` calls must quote its
-  text, checked when its page is read.
+- claims: a sentence about torch in a page's own words, ``[words]{#id .claim}``. The build
+  checks it against its check in the site's checks package (``tcdoc_checks``), which holds the
+  same words (see :mod:`tcdoc.claims` and ``_claims``). An example's ``claim()`` calls must quote
+  its text, checked when its page is read.
 
 Every value is probed once per build, on the CPU, or on CUDA where ``tcdoc_device = "cuda"``.
 
 The extension changes nothing else about a site: its theme, stylesheets, scripts and gallery
 come out as Sphinx and their own extensions make them. What only tcdoc's own site does to its
-pages (copy buttons, accessibility fixes, minified stylesheets, the GPU examples' gating, the
-gallery's guards) lives with that site, in ``docs/_ext``, and is not part of this package.
+pages lives with that site, in ``docs/_ext``, not in this package. That is its copy buttons,
+accessibility fixes, minified stylesheets, the GPU examples' gating and the gallery's guards.
 
 Like ``sphinx.ext.intersphinx``, the extension is a package with one ``setup()``, here, and one
-private module per job: ``_config`` (every setting, registered and checked when the configuration is read),
-``_tables`` (the fact directives), ``_grad_modes`` (the grad modes' table), ``_changes`` (the
-history of releases), ``_roles`` (the
-fact roles), ``_table_nodes`` (their cells and tables), ``_links`` (links from an operation's
-code to its page), ``_state`` (the build's
-matrix and snippet namespaces, on ``env``), ``_claims``, ``_scope``, ``_command``, ``_snippets``,
-``_diagram`` and ``_i18n`` (the extension's words in the reader's language). Sphinx is imported
-only under this package.
+private module per job:
+
+- ``_config``: every setting, registered and checked when the configuration is read;
+- ``_tables``: the fact directives; ``_grad_modes``: the grad modes' table;
+- ``_changes``: the history of releases;
+- ``_roles``: the fact roles; ``_table_nodes``: their cells and tables;
+- ``_links``: links from an operation's code to its page;
+- ``_state``: the build's matrix and snippet namespaces, on ``env``;
+- ``_claims``, ``_scope``, ``_command``, ``_snippets`` and ``_diagram``;
+- ``_i18n``: the extension's words in the reader's language.
+
+Sphinx is imported only under this package.
 """
 
 from __future__ import annotations

@@ -276,10 +276,10 @@ class ChangesDirective(SphinxDirective):
             if any(changes for _step, changes in steps):
                 if group == "locations":
                     text = _(
-                        "These cells' warnings or errors have the same words in both releases, and differ "
-                        "only in the place in torch's source that they name (a C++ file and line, or where "
-                        "torch is installed) or in the list of backends of the build that printed them (a "
-                        "build with CUDA lists more). They are not counted above."
+                        "These cells' warnings or errors have the same words in both releases. They differ "
+                        "only in the place in torch's source that they name, or in the list of backends of "
+                        "the build that printed them. The place is a C++ file and line, or where torch is "
+                        "installed; a build with CUDA lists more backends. They are not counted above."
                     )
                     section += nodes.paragraph(text, text)
                 section += self._table(steps, compact=group == "locations")
@@ -330,7 +330,7 @@ class ChangesDirective(SphinxDirective):
         if live.replaces is not None:
             (same,) = steps_of([live.replaces.matrix, live.matrix])
             text = _(
-                "This build measured torch {version} itself, in place of its snapshot (measured on {date}); "
+                "This build measured torch {version} itself, in place of its snapshot (measured on {date}). "
                 "{count} cells differ between the two, not counting messages that differ only in the place "
                 "they name."
             ).format(version=live.version, date=live.replaces.date, count=counted(same))

@@ -9,14 +9,14 @@ Usage in a MyST page::
     ```
 
 ``:operations:`` names one or more operations of :func:`tcdoc.operations` (one gives a single
-large picture); ``:scenario:`` names the source tensor (default ``leaf_requires_grad``, see
-:func:`tcdoc.scenarios`); ``:columns:`` sets the panels per row (default 2). Each operation is
+large picture). ``:scenario:`` names the source tensor (default ``leaf_requires_grad``, see
+:func:`tcdoc.scenarios`). ``:columns:`` sets the panels per row (default 2). Each operation is
 applied to a fresh source tensor on ``tcdoc_device``, and the picture is drawn from
 :func:`tcdoc.compare` by :func:`tcdoc.draw.draw_panels`. The PNG is written next to the
 doctrees (never into the source tree) and copied to ``_images`` by Sphinx; its alt text is
 :func:`tcdoc.draw.alt_text` of each panel. Labels and alt text are in the build's language where
-tcdoc has it (English and Simplified Chinese, which needs a CJK font: the build stops with an
-error that says so where none is installed). A page that uses the directive is read again when
+tcdoc has it: English or Simplified Chinese. Chinese needs a CJK font, and the build stops with
+an error that says so where none is installed. A page that uses the directive is read again when
 the drawing code of ``tcdoc.draw`` changes. ``tcdoc.draw``, with torch and matplotlib, is imported only when a
 page uses the directive. The device comes from ``tcdoc_device``, a setting that
 ``tcdoc.sphinxext`` registers.

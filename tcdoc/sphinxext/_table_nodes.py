@@ -48,6 +48,7 @@ __all__ = [
     "plain_code",
     "plain_row",
     "said",
+    "note_list",
     "write_note",
 ]
 
@@ -292,33 +293,51 @@ def legend(table: nodes.table, labels: Mapping[str, str] = LABELS) -> list[nodes
 def write_note(outcomes: Set[str]) -> list[nodes.Node]:
     """Say, under a table with in-place writes, what each of its outcomes ("y only", ...) means.
 
-    >>> write_note({"refused"})[0].astext()
-    'The in-place writes: “refused”: torch raised and nothing changed: the write was refused.'
+    A short lead, then a list with one outcome an item (:func:`note_list`).
+
+    >>> lead, items = write_note({"refused"})
+    >>> lead.astext()
+    'The outcomes of the in-place writes:'
+    >>> items.astext()
+    '“refused”: torch raised and nothing changed: the write was refused.'
     """
     if not outcomes:
         return []
-    parts = [
-        _("“{outcome}”: {meaning}").format(outcome=_(outcome), meaning=_(meaning))
+    items = [
+        _("“{outcome}”: {meaning}.").format(outcome=_(outcome), meaning=_(meaning))
         for outcome, meaning in WRITE_OUTCOMES.items()
         if outcome in outcomes
     ]
-    note = _("The in-place writes: {meanings}.").format(meanings=_("; ").join(parts))
-    return [nodes.paragraph(note, note, classes=["tcdoc-write-note"])]
+    return note_list(_("The outcomes of the in-place writes:"), items, ["tcdoc-write-note"])
 
 
 def na_note(reasons: dict[str, set[str]], labels: Mapping[str, str] = LABELS) -> list[nodes.Node]:
-    """Say, under a table that shows "n/a", why each such column or row did not apply."""
+    """Say, under a table that shows "n/a", why each such column or row did not apply.
+
+    A short lead, then a list with one reason an item, each with the headings it applies to.
+    """
     if not reasons:
         return []
-    parts = []
+    items = []
     for why, fields in reasons.items():
         headings = [_("“{label}”").format(label=_(labels[f])) for f in labels if f in fields]
         if headings:
-            parts.append(_("under {labels}, {reason}").format(labels=_(", ").join(headings), reason=_(why)))
+            items.append(_("Under {labels}, {reason}.").format(labels=_(", ").join(headings), reason=_(why)))
         else:  # an "n/a" in a cell of no field
-            parts.append(_(why))
-    note = _("“n/a” means the question does not apply: {reasons}.").format(reasons=_("; ").join(parts))
-    return [nodes.paragraph(note, note, classes=["tcdoc-na-note"])]
+            items.append(_("{reason}.").format(reason=_(why)))
+    return note_list(_("“n/a” means the question does not apply:"), items, ["tcdoc-na-note"])
+
+
+def note_list(lead: str, items: Sequence[str], classes: list[str]) -> list[nodes.Node]:
+    """A note as a lead paragraph of ``classes`` and, right after it, a list of one sentence an item.
+
+    The list carries no class and its items no ``<p>`` (:class:`bare_paragraph`): a family page
+    has hundreds of them, and every byte counts against its weight.
+    """
+    listed = nodes.bullet_list()
+    for item in items:
+        listed += nodes.list_item("", bare_paragraph(item, item))
+    return [nodes.paragraph(lead, lead, classes=list(classes)), listed]
 
 
 def not_run_note(reasons: Sequence[str]) -> list[nodes.Node]:

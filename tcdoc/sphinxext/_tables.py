@@ -42,6 +42,7 @@ from tcdoc.sphinxext._table_nodes import (
     make_table,
     message_list,
     not_applicable,
+    note_list,
     plain_row,
     said,
     stamp,
@@ -211,10 +212,8 @@ class MatrixDirective(SphinxDirective):
                 messages.setdefault((_("warns {warning}"), str(warning)), []).append(result.scenario)
         left_out: list[nodes.Node] = []
         if hidden:
-            text = _("Not shown, since they do not apply to any x of this table: {labels}.").format(
-                labels=_(", ").join(_(LABELS[field]) for field in hidden)
-            )
-            left_out.append(nodes.paragraph(text, text, classes=["tcdoc-na-note"]))
+            lead = _("Not shown, since they do not apply to any x of this table:")
+            left_out += note_list(lead, [_(LABELS[field]) for field in hidden], ["tcdoc-na-note"])
         changes = [changed_note(self.env)] if marked else []
         return [table, *legend(table), *changes, *left_out, *message_list(messages)]
 
@@ -233,15 +232,16 @@ def definitions() -> dict[str, str]:
     ``y`` is the result and ``x`` the source; each sentence says which of them it is about.
     """
     writes = _(
-        "what the in-place write {write} into y does: “refused” (torch raised and changed nothing), "
-        "“y only” (it changed y and left x as it was) or “y and x” (it changed x too). “, raised” after "
-        "either means that torch raised after the write; measured on a fresh pair, with grad mode enabled."
+        "what the in-place write {write} into y does, on a fresh pair with grad mode enabled. "
+        "“refused”: torch raised and changed nothing; “y only”: it changed y and left x as it was; "
+        "“y and x”: it changed x too. “, raised” after either means that torch raised after the "
+        "write."
     )
     return {
         "new_object": _("y is another Python object than x (“no”: y is x itself)."),
         "shares_storage": _("at least one byte of y lies in memory that x used before the operation."),
         "is_view": _(
-            "torch records y as a view of x (y._base is x, or both are views of one base); memory "
+            "torch records y as a view of x: y._base is x, or both are views of one base. Memory "
             "shared without that record, as x.detach() shares it, is not a view."
         ),
         "shares_version_counter": _(
@@ -295,7 +295,7 @@ def module_definitions() -> dict[str, str]:
         "with_grad": _("how many of them carry a .grad with the values that x's tensor of that name had."),
         "changes_source": _("the call changed x's own tensors: their dtype, device or memory."),
         "new_bytes": _(
-            "bytes of memory behind y's tensors that x did not have before the call; the memory of "
+            "bytes of memory behind y's tensors that x did not have before the call. The memory of "
             "their .grad is not counted (the tensor tables' “new bytes” count it)."
         ),
     }

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -127,11 +127,11 @@ class Words:
         self.not_run = translate("not run: {reason}").split("{reason}")[0]
         self.needs = translate("needs {packages}").split("{packages}")[0]
         self.separator = translate("; ")
-        self.note = translate("“n/a” means the question does not apply: {reasons}.").split("{reasons}")
+        self.note = translate("“n/a” means the question does not apply:")
         self.not_run_note = translate(
             "“not run” means that this build did not run the operation on that x ({reasons})."
         ).split("{reasons}")
-        before, between, after = re.split(r"\{\w+\}", translate("under {labels}, {reason}"))
+        before, between, after = re.split(r"\{\w+\}", translate("Under {labels}, {reason}."))
         labels = f"(?:“[^”]+”(?:{re.escape(translate(', '))})?)+"
         self.under = re.compile(f"{re.escape(before)}({labels}){re.escape(between)}(.+){re.escape(after)}")
 
@@ -153,9 +153,12 @@ class _Tables(HTMLParser):
         self._write = False
         self._row: list[tuple[str, list[str]]] = []
         self._note: list[str] | None = None
+        self._items: list[str] | None = None  # the items of a note's list, after its lead
+        self._after_note = False  # a note's lead has just ended: a list that starts now is its
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = (dict(attrs).get("class") or "").split()
+        after_note, self._after_note = self._after_note, False
         if tag == "table" and "tcdoc-table" in classes:
             self._in_table = True
             kind = (
@@ -177,8 +180,13 @@ class _Tables(HTMLParser):
             self._reasons.append(str(dict(attrs).get("title", "")))
         elif tag == "p" and "tcdoc-na-note" in classes and self.tables and not self._in_table:
             self._note = []
+        elif tag == "ul" and after_note:
+            self._items = []
+        elif tag == "li" and self._items is not None:
+            self._note = []
 
     def handle_endtag(self, tag: str) -> None:
+        self._after_note = False
         if tag == "table" and self._in_table:
             self._in_table = False
         elif self._in_table and tag == "thead":
@@ -192,9 +200,17 @@ class _Tables(HTMLParser):
             self._cell = None
         elif self._in_table and tag == "tr" and self._row:
             self.tables[-1]["rows"].append(self._row)
-        elif tag == "p" and self._note is not None:
-            self.tables[-1]["notes"].append(" ".join("".join(self._note).split()))
+        elif tag == "p" and self._note is not None and self._items is None:
+            self.tables[-1]["notes"].append((" ".join("".join(self._note).split()), []))
             self._note = None
+            self._after_note = True
+        elif tag == "li" and self._note is not None and self._items is not None:
+            self._items.append(" ".join("".join(self._note).split()))
+            self._note = None
+        elif tag == "ul" and self._items is not None:
+            lead, _items = cast(tuple[str, list[str]], self.tables[-1]["notes"][-1])
+            self.tables[-1]["notes"][-1] = (lead, self._items)
+            self._items = None
 
     def handle_data(self, data: str) -> None:
         if self._cell is not None:
@@ -226,16 +242,15 @@ def cells_and_notes(
             if text.startswith(words.not_run):
                 cells.add(("not run", words.reason(text.removeprefix(words.not_run))))
     notes: set[tuple[str, str]] = set()
-    for note in map(str, table["notes"]):
-        for (before, after), kind in ((words.note, "n/a"), (words.not_run_note, "not run")):
-            if not (note.startswith(before) and note.endswith(after)):
-                continue
+    for note, items in cast(list[tuple[str, list[str]]], table["notes"]):
+        before, after = words.not_run_note
+        if note.startswith(before) and note.endswith(after):
             for part in note.removeprefix(before).removesuffix(after).split(words.separator):
-                if kind == "not run":
-                    notes.add(("not run", words.reason(part)))
-                    continue
-                found = words.under.fullmatch(part)
-                assert found is not None, part
+                notes.add(("not run", words.reason(part)))
+        elif note == words.note:  # a lead, then one reason an item
+            for item in items:
+                found = words.under.fullmatch(item)
+                assert found is not None, item
                 for label in re.findall(r"“([^”]+)”", found[1]):
                     notes.add((label.replace(APOSTROPHE, "'"), words.reason(found[2])))
     return cells, notes

@@ -90,10 +90,11 @@ CLAIMS = [
     Claim(
         "load-weights-only",
         load_weights_only,
-        words="Since torch 2.6, `torch.load` refuses a saved tensor subclass, raising "
-        "`UnpicklingError`, unless it is given `weights_only=False` or the class is allowed with "
-        "`torch.serialization.add_safe_globals` or the `torch.serialization.safe_globals` context"
-        " manager; torch 2.5 loaded it, with a `FutureWarning` about that default",
+        words="Since torch 2.6, `torch.load` refuses a saved tensor subclass, raising `UnpicklingError` "
+        "([pytorch/pytorch#137602](https://github.com/pytorch/pytorch/pull/137602)). It loads one "
+        "given `weights_only=False`, or where the class is allowed with "
+        "`torch.serialization.add_safe_globals` or the `torch.serialization.safe_globals` context "
+        "manager. Torch 2.5 loaded it, with a `FutureWarning` about that default",
         covers=IN_WORDS,
     ),
 ]

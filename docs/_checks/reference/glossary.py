@@ -52,40 +52,40 @@ CLAIMS = [
     Claim(
         "leaf",
         _leaves,
-        words="A tensor that autograd did not produce: one you created, one cut from the graph by "
-        "`detach()`, or one computed while autograd recorded nothing (under `torch.no_grad()`, or"
-        " from tensors that do not require gradients)",
+        words="A tensor that autograd did not produce. It is one you created, one cut from the graph by "
+        "`detach()`, or one computed while autograd recorded nothing: under `torch.no_grad()`, or "
+        "from tensors that do not require gradients",
     ),
     Claim(
         "inference-tensor",
         _inference_tensors,
-        words="A tensor that `x.is_inference()` reports as one: what a factory such as `torch.ones(3)`,"
-        " or an operation such as `y * 2` on an ordinary tensor `y`, returns under "
-        "`torch.inference_mode()`; the same calls outside it return ordinary tensors",
+        words="A tensor that `x.is_inference()` reports as one. Under `torch.inference_mode()`, a "
+        "factory such as `torch.ones(3)` returns one, and so does an operation such as `y * 2` on "
+        "an ordinary tensor `y`. The same calls outside inference mode return ordinary tensors",
     ),
     Claim(
         "conjugate-bit",
         _conjugate_bit,
-        words="A flag of a complex tensor: `x.conj()` returns a view of `x`'s storage with the flag set"
-        " (or cleared, where `x` had it) instead of new values, `x.is_conj()` reads the flag, and"
-        " `x.resolve_conj()` of a view with the flag returns a tensor of its own memory that "
-        "holds the conjugated values, without the flag",
+        words="A flag of a complex tensor. `x.conj()` returns a view of `x`'s storage with the flag set "
+        "(or cleared, where `x` had it) instead of new values. `x.is_conj()` reads the flag. "
+        "`x.resolve_conj()` of a view with the flag returns a tensor of its own memory that holds "
+        "the conjugated values, without the flag",
     ),
     Claim(
         "version-counter",
         _counter_shared_by_views_and_detach,
-        words="A number that an ordinary tensor shares with its views and with `x.detach()`, increased "
-        "by in-place writes such as `add_`, `copy_`, `fill_`, `zero_` and indexed assignment; an "
-        "inference tensor made under inference mode has none, while `x.detach()` and `x.data` of "
-        "one, made outside it, each have one of their own",
+        words="A number that an ordinary tensor shares with its views and with `x.detach()`. In-place "
+        "writes such as `add_`, `copy_`, `fill_`, `zero_` and indexed assignment increase it. An "
+        "inference tensor made under inference mode has none. Outside inference mode, "
+        "`x.detach()` and `x.data` of such a tensor each have one of their own",
     ),
     Claim(
         "version-counter-checked",
         _counter_checked,
-        words="Autograd records it when it saves a tensor and checks it in the backward pass, so a "
-        "saved value changed in place through a tensor that shares its counter (itself, a view, "
-        "`x.detach()`) raises an error instead of giving a wrong gradient, unless saved-tensor "
-        "hooks were on when it was saved; a change through `x.data`, which has a counter of its "
-        "own, goes unnoticed",
+        words="Autograd records it when it saves a tensor and checks it in the backward pass. A saved "
+        "value changed in place through a tensor that shares its counter (itself, a view, "
+        "`x.detach()`) then raises an error instead of giving a wrong gradient. Saved-tensor "
+        "hooks that were on when it was saved are the exception. A change through `x.data`, which "
+        "has a counter of its own, goes unnoticed",
     ),
 ]
