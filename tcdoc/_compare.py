@@ -359,7 +359,9 @@ def compare(
         requires_grad=result.requires_grad,
         is_leaf=result.is_leaf,
         grad_fn=None if result.grad_fn is None else type(result.grad_fn).__name__,
-        gradient_flows_to_source=_gradient_flows(source, result) if frame.requires_grad else None,
+        gradient_flows_to_source=(
+            _gradient_flows(source, result) if frame.requires_grad or source.requires_grad else None
+        ),
         result_type=type(result).__name__,
         copies_grad=None if same or source_grad is None else _copies_grad(source_grad, result_grad),
         copies_attributes=(None if same or not source_attributes else source_attributes <= set(vars(result))),
