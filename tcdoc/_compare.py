@@ -57,6 +57,7 @@ class Footprint:
     """
 
     parts: tuple[StoragePart, ...]
+    requires_grad: bool = False  # whether the tensor required grad then: x.detach_() changes it
 
     @property
     def storages(self) -> frozenset[tuple[str, int]]:
@@ -114,7 +115,7 @@ def footprint(tensor: torch.Tensor) -> Footprint:
     8
     """
     _check_tensor("tensor", tensor)
-    return Footprint(tuple(StoragePart.of(part) for part in _parts(tensor)))
+    return Footprint(tuple(StoragePart.of(part) for part in _parts(tensor)), tensor.requires_grad)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -362,7 +363,9 @@ def compare(
         requires_grad=result.requires_grad,
         is_leaf=result.is_leaf,
         grad_fn=None if result.grad_fn is None else type(result.grad_fn).__name__,
-        gradient_flows_to_source=_gradient_flows(source, result) if source.requires_grad else None,
+        gradient_flows_to_source=(
+            _gradient_flows(source, result) if frame.requires_grad or source.requires_grad else None
+        ),
         result_type=type(result).__name__,
         copies_grad=None if same or source_grad is None else _copies_grad(source_grad, result_grad),
         copies_attributes=(None if same or not source_attributes else source_attributes <= set(vars(result))),
@@ -629,9 +632,9 @@ def _keeps_hooks(source_hooks: list[object], result_hooks: list[object]) -> bool
 
 
 def _gradient_flows(source: torch.Tensor, result: torch.Tensor) -> bool:
-    """Walk ``result``'s autograd graph (without running it) looking for ``source``, which requires grad."""
-    if result is source:
-        return True
+    """Walk ``result``'s autograd graph (without running it) looking for ``source``, which required grad."""
+    if result is source:  # x.detach_() returns x, cut from the graph
+        return source.requires_grad
     if result.grad_fn is None:
         return False
     target = source.grad_fn  # None for a leaf: then look for its AccumulateGrad node.
@@ -690,7 +693,9 @@ def answers(report: Comparison, translate: Callable[[str], str] | None = None) -
         leaf = t("a leaf")
     else:
         leaf = t("not a leaf (grad_fn {grad_fn})").format(grad_fn=report.grad_fn)
-    if not report.new_object:
+    if not report.new_object and report.gradient_flows_to_source is False:
+        history = t("cut: y is x, cut from the graph in place")
+    elif not report.new_object:
         history = t("x's own, since y is x")
     elif report.gradient_flows_to_source is None:
         # x does not require grad: it has no history, so none was kept or cut.

@@ -65,6 +65,28 @@ def test_detach_shares_memory_and_cuts_history(make: Callable[[], torch.Tensor])
     assert not report.gradient_flows_to_source
 
 
+@pytest.mark.parametrize("times", [None, 2.0])
+def test_detach_in_place_is_asked_of_x_as_it_was(times: float | None) -> None:
+    # x required grad before x.detach_(), so a gradient could have reached it: the call cut it.
+    # (leaf() is a view of arange's tensor, which detach_() refuses: these are no views.)
+    x = torch.ones(2, 3, requires_grad=True) if times is None else torch.ones(2, 3, requires_grad=True) * times
+    before = tcdoc.footprint(x)
+    report = tcdoc.compare(x, x.detach_(), before=before)
+    assert before.requires_grad and not x.requires_grad
+    assert not report.new_object
+    assert report.gradient_flows_to_source is False
+    assert tcdoc.answers(report)["history"] == "cut: y is x, cut from the graph in place"
+    # Without the footprint taken before the call, x no longer requires grad: the question is n/a.
+    assert tcdoc.compare(x, x).gradient_flows_to_source is None
+
+
+def test_requires_grad_in_place_keeps_x_its_own_history() -> None:
+    x = leaf()
+    report = tcdoc.compare(x, x.requires_grad_(), before=tcdoc.footprint(x))
+    assert report.gradient_flows_to_source is True
+    assert tcdoc.answers(report)["history"] == "x's own, since y is x"
+
+
 @pytest.mark.parametrize("make", [leaf, no_grad])
 def test_deepcopy_of_a_leaf_is_a_new_leaf_with_new_memory(make: Callable[[], torch.Tensor]) -> None:
     x = make()
