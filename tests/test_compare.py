@@ -69,10 +69,13 @@ def test_detach_shares_memory_and_cuts_history(make: Callable[[], torch.Tensor])
 def test_detach_in_place_is_asked_of_x_as_it_was(times: float | None) -> None:
     # x required grad before x.detach_(), so a gradient could have reached it: the call cut it.
     # (leaf() is a view of arange's tensor, which detach_() refuses: these are no views.)
-    x = torch.ones(2, 3, requires_grad=True) if times is None else torch.ones(2, 3, requires_grad=True) * times
+    x = torch.ones(2, 3, requires_grad=True)
+    if times is not None:
+        x = x * times
     before = tcdoc.footprint(x)
     report = tcdoc.compare(x, x.detach_(), before=before)
-    assert before.requires_grad and not x.requires_grad
+    assert before.requires_grad
+    assert not x.requires_grad
     assert not report.new_object
     assert report.gradient_flows_to_source is False
     assert tcdoc.answers(report)["history"] == "cut: y is x, cut from the graph in place"

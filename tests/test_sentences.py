@@ -348,7 +348,9 @@ def test_the_chinese_edition_is_measured_in_characters(english: list[Any]) -> No
 @built
 def test_every_page_reads_in_sentences_a_reader_can_hold(english: list[Any]) -> None:
     """No English sentence over 35 words, and no page whose sentences average over 16 (issue 32)."""
-    long = [f"{p.name}: {s.length} words: {s.text}" for p in english for s in p.sentences if s.length > TOOL.OVER]
+    long = [
+        f"{p.name}: {s.length} words: {s.text}" for p in english for s in p.sentences if s.length > TOOL.OVER
+    ]
     assert not long, "\n".join(long)
     means = {p.name: TOOL.figures(p.sentences, TOOL.OVER).mean for p in english}
     heavy = [f"{name}: {mean:.1f} words a sentence" for name, mean in means.items() if mean > TOOL.MEAN]

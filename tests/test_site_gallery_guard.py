@@ -199,7 +199,7 @@ def test_an_example_put_back_after_it_failed_runs_again(gallery: Gallery) -> Non
     gallery.add({"plot_good.py": good})
     gallery.build()
     gallery.add({"plot_good.py": example("Good", "raise ValueError('a slip')")})
-    with pytest.raises(Exception, match="plot_good.py"):  # sphinx-gallery's summary stops the build
+    with pytest.raises(Exception, match=r"plot_good\.py"):  # sphinx-gallery's summary stops the build
         gallery.build()
     page = gallery.srcdir / "auto_examples" / "plot_good.rst"
     assert "a slip" in page.read_text(encoding="utf-8")

@@ -45,10 +45,10 @@ __all__ = [
     "legend",
     "message",
     "message_list",
+    "note_list",
     "plain_code",
     "plain_row",
     "said",
-    "note_list",
     "write_note",
 ]
 
@@ -329,7 +329,7 @@ def na_note(reasons: dict[str, set[str]], labels: Mapping[str, str] = LABELS) ->
 
 
 def note_list(lead: str, items: Sequence[str], classes: list[str]) -> list[nodes.Node]:
-    """A note as a lead paragraph of ``classes`` and, right after it, a list of one sentence an item.
+    """Build a note as a lead paragraph of ``classes`` and, right after it, a list of one sentence an item.
 
     The list carries no class and its items no ``<p>`` (:class:`bare_paragraph`): a family page
     has hundreds of them, and every byte counts against its weight.
