@@ -71,8 +71,7 @@ CLAIMS = [
     Claim(
         "non-leaf-deepcopy",
         deepcopy_refuses_non_leaf,
-        words="If `x` is itself the result of an operation (not a leaf), `copy.deepcopy(x)` does not "
-        "copy at all",
+        words="If `x` is not a leaf (it has autograd history), `copy.deepcopy(x)` does not copy at all",
         covers=IN_WORDS,
     ),
     Claim(

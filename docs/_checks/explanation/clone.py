@@ -132,8 +132,8 @@ CLAIMS = [
     Claim(
         "invents-no-history",
         _clone_keeps_requires_grad,
-        words="Where `x` does not require gradients, the clone does not either. `clone()` copies the "
-        "history that exists and invents none",
+        words="Where `x` does not require gradients, the clone does not either. `clone()` starts no "
+        "history where `x` has none",
     ),
     Claim(
         "never-copies-grad",

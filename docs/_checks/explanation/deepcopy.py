@@ -191,8 +191,8 @@ CLAIMS = [
         "whole-storage",
         _slice_copies_its_storage,
         words="For a plain tensor, deepcopy keeps the slice a slice of a copied storage. So it copies "
-        "every byte of the storage, including the ones the slice never reads. A `Parameter` or a "
-        "conjugate view copies only its own elements, as `x.detach().clone()` does",
+        "every byte of the storage, including the ones the slice never reads. The copy of a "
+        "`Parameter` or of a conjugate view holds only its own elements, as `x.detach().clone()` does",
         covers=IN_WORDS,
     ),
     Claim(

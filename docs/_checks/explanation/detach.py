@@ -124,7 +124,7 @@ CLAIMS = [
         "same-memory-no-autograd",
         _detach_same_memory_no_autograd,
         words="{py:meth}`x.detach() <torch.Tensor.detach>` returns a new tensor object that reads the "
-        "same memory as `x` and takes no part in autograd",
+        "same memory as `x` and has no autograd history",
     ),
     Claim(
         "copies-nothing",
@@ -203,8 +203,8 @@ CLAIMS = [
     Claim(
         "growing-resize-moves-x",
         _growing_resize_moves_x,
-        words="Growing `d` past the storage it shares with `x`, as `d.resize_(100)` does here, still "
-        "reaches `x`. The storage they share moves to a larger block of memory, so `x.data_ptr()`"
+        words="`d.resize_(100)` grows `d` past the storage it shares with `x`, and the change reaches "
+        "`x` too. The storage they share moves to a larger block of memory, so `x.data_ptr()`"
         " changes. The shape and values of `x` stay",
     ),
     Claim(
@@ -232,9 +232,8 @@ CLAIMS = [
     Claim(
         "in-place-variant",
         _detach_in_place,
-        words="{py:meth}`~torch.Tensor.detach_` is the in-place variant, which turns `x` itself into a "
-        "leaf. Called outside inference mode, it refuses a view, unless the view is an inference "
-        "tensor",
+        words="Outside inference mode, {py:meth}`~torch.Tensor.detach_`, the in-place variant, turns "
+        "`x` itself into a leaf, and refuses a view unless the view is an inference tensor",
         covers=IN_WORDS,
     ),
 ]

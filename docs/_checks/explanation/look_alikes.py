@@ -556,8 +556,8 @@ CLAIMS = [
     Claim(
         "detach-in-place-is-x",
         _detach_in_place_is_x,
-        words="`y = x.detach_()` is therefore no copy and no detached twin of `x`: it is `x`, now cut "
-        "from the graph",
+        words="So, outside inference mode, `y = x.detach_()` is no copy and no detached twin of `x`: it "
+        "is `x`, now cut from the graph",
     ),
     Claim(
         "detach-in-place-refuses-views",
