@@ -170,8 +170,8 @@ CLAIMS = [
         "memo",
         _memo_plain_tensors,
         words="Deepcopy remembers the storages it has copied during one call. So plain dense tensors "
-        "that read one storage before (a tensor, its views, its `detach()`) still read one "
-        "afterwards, with each other. A `Parameter`, a conjugate view, a negative view (such as "
+        "that shared one storage, such as a tensor, its views and its `detach()`, still share one "
+        "after the copy. A `Parameter`, a conjugate view, a negative view (such as "
         "`x.conj().imag`) and a sparse tensor are copied into memory of their own. So are two "
         "storages that merely cover the same bytes",
     ),

@@ -199,9 +199,9 @@ CLAIMS = [
         "saved-tensor-hooks",
         _saved_tensor_hooks,
         words="Saved-tensor hooks, such as `torch.autograd.graph.save_on_cpu()`, switch the check off: "
-        "a value saved while they were on is not checked. Where the hook kept the tensor itself, "
-        "as `save_on_cpu()` does with a CPU tensor, the same change through `detach()` then gives"
-        " the same wrong gradient without an error",
+        "a value saved while they were on is not checked. A hook may keep the tensor itself, as "
+        "`save_on_cpu()` does with a CPU tensor. Then the change through `detach()` gives the wrong "
+        "gradient that `.data` gave, with no error",
     ),
     Claim(
         "hooks-that-copy",
