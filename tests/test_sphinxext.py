@@ -121,6 +121,13 @@ def test_summary_names_its_source_and_the_build(app: SphinxTestApp) -> None:
     assert {stamp.astext() for stamp in stamps} == {f"Measured at build time with {tcdoc.environment()}."}
 
 
+def messages(section: nodes.Element) -> list[str]:
+    """The items of the list of what torch printed, which comes last under a table, after the notes' lists."""
+    lists = list(section.findall(nodes.bullet_list))
+    assert lists, section.astext()[:200]
+    return [item.astext() for item in lists[-1].children]
+
+
 @pytest.mark.sphinx("html", testroot="facts", freshenv=True)
 def test_matrix_lists_errors_and_warnings_verbatim(app: SphinxTestApp) -> None:
     app.build()
@@ -130,15 +137,13 @@ def test_matrix_lists_errors_and_warnings_verbatim(app: SphinxTestApp) -> None:
     deepcopy = sections["matrix-deepcopy"]
     assert first(deepcopy, nodes.title).astext() == "copy.deepcopy(x)"
     error = tcdoc.probe("deepcopy", "non_leaf").error
-    notes = [item.astext() for item in deepcopy.findall(nodes.list_item)]
-    assert notes == [f"non_leaf raises {error}"]
+    assert messages(deepcopy) == [f"non_leaf raises {error}"]
     # A warning that several scenarios give is listed once, with all of them.
     (warning,) = tcdoc.probe("torch_tensor", "leaf_requires_grad").warnings
     warned = [
         s for s in ("leaf_requires_grad", "non_leaf") if warning in tcdoc.probe("torch_tensor", s).warnings
     ]
-    notes = [item.astext() for item in sections["matrix-torch_tensor"].findall(nodes.list_item)]
-    assert f"{', '.join(warned)} warns {warning}" in notes
+    assert f"{', '.join(warned)} warns {warning}" in messages(sections["matrix-torch_tensor"])
     # Each operation's table is a link target: {ref}`matrix-deepcopy` and the like.
     assert app.env.domains.standard_domain.anonlabels["matrix-deepcopy"] == ("index", "matrix-deepcopy")
 
