@@ -160,9 +160,10 @@ class Comparison:
     grad_fn
         The class name of ``result.grad_fn``, or ``None`` where it has none.
     gradient_flows_to_source
-        A backward pass from ``result`` would reach ``source``; ``None`` where ``source`` does
-        not require grad, since no gradient can reach it then
-        (``torch.autograd.grad(x.clone().sum(), x)`` raises).
+        A backward pass from ``result`` would reach ``source``. ``None`` where ``source``
+        required grad neither before the call (its footprint) nor after it, since no gradient
+        can reach it then (``torch.autograd.grad(x.clone().sum(), x)`` raises). ``x.detach_()``
+        on an ``x`` that required grad gives ``False``.
     result_type
         The class name of ``result``, such as ``"Tensor"``, ``"Parameter"`` or ``"list"``.
     copies_grad
